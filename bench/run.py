@@ -62,7 +62,9 @@ def tools(scratch_home: Path) -> list[Tool]:
     }
     return [
         Tool("ansible-playbook", lambda pb: [ansible, "-c", "local", "-i", INVENTORY, pb], ansible_env),
-        Tool("playbook-ls", lambda pb: [*pls, "run", "-i", INVENTORY, pb], {"ANSIBLE_NOCOLOR": "1", **pls_env}),
+        # the same Python for the hosts' modules: neither tool discovers an interpreter
+        Tool("playbook-ls", lambda pb: [*pls, "run", "-i", INVENTORY, pb],
+             {"ANSIBLE_NOCOLOR": "1", "ANSIBLE_PYTHON_INTERPRETER": sys.executable, **pls_env}),
     ]
 
 

@@ -17,3 +17,6 @@ def pytest_configure(config: object) -> None:
         os.environ["PLAYBOOK_LS_CACHE_DIR"] = tempfile.mkdtemp(prefix="playbook-ls-test-cache-")
     if "XDG_STATE_HOME" not in os.environ:
         os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="playbook-ls-test-state-")
+    # hosts run their modules with this Python, as the recordings were made: no interpreter
+    # discovery (its warning and fact, engine.run.interpreter_discovery) unless a test asks for it
+    os.environ.setdefault("ANSIBLE_PYTHON_INTERPRETER", sys.executable)

@@ -70,12 +70,12 @@ class RunOptions:
     @classmethod
     def from_launch(cls, launch: Launch, playbook: str, cwd: str) -> RunOptions:
         """What a resolved launch gives ansible-playbook; relative inventories resolve from ``cwd``."""
-        from engine.launch.prompting import inventory_sources, option_vars
+        from engine.launch.prompting import given_forks, inventory_sources, option_vars
 
         return cls(playbook=playbook, inventory=inventory_sources(launch, cwd), limit=launch.limit,
                    tags=launch.job_tags, skip_tags=launch.skip_tags, extra_vars=launch.extra_vars,
                    check=launch.check_mode, diff=launch.diff_mode, verbosity=launch.verbosity,
-                   forks=launch.forks, option_vars=option_vars(launch, cwd))
+                   forks=given_forks(launch), option_vars=option_vars(launch, cwd))
 
 
 @dataclass
@@ -173,8 +173,7 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
     plays: list[PlayPlan] = []
     # the inventory is loaded before the limit is checked (CLI.get_host_list), then the playbook,
     # whole, before its first play; a play's own pattern is warned about when the play starts
-    warnings = [*inventory.warnings, *_limit_warnings(inventory.data, options.limit,
-                                                      config.inventory.host_pattern_mismatch),
+    warnings = [*inventory.warnings, *_host_list_warnings(inventory.data, options.limit, config.inventory),
                 *(warning for play in book.plays
                   for warning in [*(load_warnings(play) if load_warnings else []), *play.load_warnings])]
     dynamic = False
@@ -194,16 +193,16 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
                 host_pattern_mismatch=config.inventory.host_pattern_mismatch)
 
 
-def _limit_warnings(inventory: Any, limit: str | None, mismatch: str) -> list[str]:
-    """ansible-playbook's warnings for the ``--limit`` patterns that match nothing, given as it
-    checks the limit (``CLI.get_host_list``), before it loads the playbook; an error there is the
-    plays' to raise."""
-    from engine.inventory.patterns import HostPatternError, select_hosts
+def _host_list_warnings(inventory: Any, limit: str | None, settings: Any) -> list[str]:
+    """ansible-playbook's warnings as it checks the hosts to target (``CLI.get_host_list``),
+    before it loads the playbook: an inventory without hosts (unless ``localhost_warning`` is
+    off), then the ``--limit`` patterns that match nothing; an error there is the plays' to raise."""
+    from engine.inventory.patterns import EMPTY_INVENTORY_WARNING, HostPatternError, select_hosts
 
-    warnings: list[str] = []
+    warnings = [EMPTY_INVENTORY_WARNING] if settings.localhost_warning and not select_hosts(inventory, "all") else []
     if limit:
         try:
-            select_hosts(inventory, "all", limit, warnings=warnings, mismatch=mismatch)
+            select_hosts(inventory, "all", limit, warnings=warnings, mismatch=settings.host_pattern_mismatch)
         except HostPatternError:
             pass
     return warnings

@@ -103,7 +103,7 @@ class LaunchProfile:
     """One named launch. ``spans`` maps each field to where it is written."""
 
     __slots__ = ("name", "span", "spans", "playbook", "inventory", "job_type", "job_tags", "skip_tags", "limit",
-                 "diff_mode", "verbosity", "forks", "extra_vars", "ask", "survey", "source")
+                 "diff_mode", "verbosity", "forks", "forks_given", "extra_vars", "ask", "survey", "source")
 
     def __init__(self, name: str, span: Span | None = None) -> None:
         self.name, self.span = name, span
@@ -117,6 +117,7 @@ class LaunchProfile:
         self.diff_mode = False
         self.verbosity = 0
         self.forks = 5
+        self.forks_given = False  # else ansible's configured default applies (ANSIBLE_FORKS, ansible.cfg)
         self.extra_vars: dict[str, Any] = {}
         self.ask: dict[str, bool] = dict.fromkeys(ASK_FIELDS, False)
         self.survey: list[dict[str, Any]] = []
@@ -183,6 +184,7 @@ def set_field(profile: LaunchProfile, field: str, value: Any, span: Span | None,
                 f"{what} must be a whole number, 0 or more", span)
         _expect(field != "verbosity" or value <= 5, f"{what} must be between 0 and 5", span)
         setattr(profile, field, value)
+        profile.forks_given = profile.forks_given or field == "forks"
     elif field == "extra_vars":
         _expect(isinstance(value, Mapping), f"{what} must be a mapping of variable names to values", span)
         profile.extra_vars = dict(value)

@@ -267,4 +267,11 @@ def option_vars(launch: Launch, cwd: str) -> dict[str, Any]:
     """
     return RunOptions(inventory_sources=inventory_sources(launch, cwd), tags=launch.job_tags,
                       skip_tags=launch.skip_tags, limit=launch.limit or None, check=launch.check_mode,
-                      diff=launch.diff_mode, forks=launch.forks, verbosity=launch.verbosity).variables()
+                      diff=launch.diff_mode, forks=given_forks(launch), verbosity=launch.verbosity).variables()
+
+
+def given_forks(launch: Launch) -> int | None:
+    """The launch's ``--forks``: its profile's; None when the profile does not give it, so that
+    ansible's configured default (``ANSIBLE_FORKS``, ansible.cfg's ``forks``, else 5) applies
+    (AWX never takes forks from a prompt)."""
+    return launch.forks if launch.profile.forks_given else None

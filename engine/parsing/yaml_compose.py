@@ -431,7 +431,8 @@ class _Constructor:
             if not plain and isinstance(key, list | dict):  # PyYAML refuses it too (its str() could grow exponentially)
                 raise _BadScalar("While constructing a mapping found unhashable key.", span(key_node))
             value = result[key] = build(value_node)
-            key_spans[key] = span(key_node)
+            if key not in key_spans:  # a key given again keeps its first place, as a dict keeps its first key
+                key_spans[key] = span(key_node)
             # a collection's span is its node's (an alias's node is the anchored one): made once
             value_spans[key] = value.span if type(value) is YMap or type(value) is YSeq else span(value_node)
         self.repeated = self.repeated or len(result) < len(pairs)

@@ -149,7 +149,7 @@ class _Reader:
                     raise _NotPlainJson
                 value, span, at = item(space(text, at + 1).end())
                 result[key] = value
-                key_spans[key] = key_span
+                key_spans.setdefault(key, key_span)  # a key given again keeps its first place, as in YAML
                 value_spans[key] = span
                 if text[at] in _BLANK:
                     at = space(text, at).end()

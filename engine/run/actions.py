@@ -45,6 +45,8 @@ _NAMING_ARGS = frozenset({"_raw_params", "file", "name", "role", "tasks_from", "
 MISSING_INCLUDE = "_ansible_missing_include"
 """The reason the file a (not looped) include_tasks names cannot be loaded, on its ok result."""
 NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
+INTERPRETER_FACT = "discovered_interpreter_python"
+GATHERS = kw._family("setup", "gather_facts")
 
 
 @dataclass
@@ -250,6 +252,7 @@ class TaskActions:
             written=task.data.get(task.action) if isinstance(task.data, Mapping) else None,
             written_span=getattr(task.data, "value_spans", {}).get(task.action), raw_vars=templar.raw,
             no_log=no_log(task, templar))
+        discovered = self._discover_interpreter(task, templar, context)
         try:
             with module_directory(self.context.play.basedir or os.getcwd()):
                 result = dict(module(args, context))
@@ -266,7 +269,41 @@ class TaskActions:
                 # the gather_facts action's marker, which ``gathering = smart`` looks for
                 state.gathered = gathered or state.gathered
                 state.facts.update(result["ansible_facts"])
+        if discovered is not None and not result.get("_ansible_action_skip"):  # _execute_module adds it
+            result["ansible_facts"] = {**(result.get("ansible_facts") or {}), INTERPRETER_FACT: discovered}
+            if not result.get("skipped") and not result.get("failed"):  # the strategy keeps the facts of the others
+                for target in self.fact_hosts or [templar.variables["inventory_hostname"]]:
+                    self.variables.state(target).facts[INTERPRETER_FACT] = discovered
         return result
+
+    def _discover_interpreter(self, task: Task, templar: Templar, context: Any) -> str | None:
+        """ansible's interpreter discovery before the task's Python module runs, when the host (the
+        delegated one, for a delegated task) asks for it and has not had it yet: the warnings now,
+        the interpreter returned for the result's facts (None when there is none to carry: no
+        discovery, or a delegated task without ``delegate_facts``, whose worker alone keeps it)."""
+        from engine.run import interpreter_discovery as discovery
+        from engine.run.delegation import delegate_facts
+
+        if not discovery.runs_python(task.action, context.check_mode):
+            return None
+        delegated = templar.raw.get("ansible_delegated_vars")
+        use = next(iter(delegated.values())) if isinstance(delegated, Mapping) and delegated else templar.variables
+        facts = use.get("ansible_facts")
+        # a loop's later items see what the first one found (the worker's task_vars keep it)
+        key = (id(task), templar.variables.get("inventory_hostname"), *(delegated or ()))
+        if isinstance(facts, Mapping) and INTERPRETER_FACT in facts or key in self.interpreters_found:
+            return None
+        mode = discovery.discovery_mode(use, templar.template)
+        if mode is None:
+            return None
+        found = self.interpreters_found[key] = discovery.discover(use, mode, self.callback.warning,
+                                                                   self.callback.deprecated)
+        if task.action in GATHERS:  # the facts are gathered with it
+            from collections import ChainMap
+
+            context.task_vars = ChainMap({"ansible_facts": {**(facts or {}), INTERPRETER_FACT: found}},
+                                         templar.variables)
+        return found if not delegated or delegate_facts(task, templar) else None
 
     def _meta(self, task: Task, run: HostRun, templar: Templar) -> bool:
         """Do what a meta task says for this host; False when its ``when`` skipped it."""

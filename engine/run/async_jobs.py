@@ -30,6 +30,8 @@ NO_ASYNC = kw._family("add_host", "assemble", "assert", "async_status", "copy", 
                       "set_stats", "template", "unarchive", "validate_argument_spec", "wait_for_connection",
                       "meta", "include_tasks", "include_role", "import_tasks", "import_role")
 ASYNC_DIR = "~/.ansible_async"
+CENSORED_DISPLAY = "_ansible_display_censored"
+"""The ``_ansible_display`` lines a no_log task shows (engine.run.censoring)."""
 DEFAULT_POLL = 15  # DEFAULT_POLL_INTERVAL
 STATUS_ROUND_TRIP = 0.3  # seconds: running async_status locally, which the engine does not need
 
@@ -68,6 +70,18 @@ class Jobs:
         by default ~/.ansible_async."""
         return os.path.join(os.path.expanduser(str(async_dir or ASYNC_DIR)), jid)
 
+    @staticmethod
+    def status_file(jid: str, async_dir: Any = None) -> str:
+        """Where ansible's ``async_status`` action looks for the job: it expands a leading ``~``
+        as the remote user's home (``~USER``: on the local connection the user running it), not
+        as ``$HOME``, which the wrapper that writes the file expands it with."""
+        path = str(async_dir or ASYNC_DIR)
+        if path == "~" or path.startswith("~/"):
+            import getpass
+
+            path = f"~{getpass.getuser()}{path[1:]}"
+        return os.path.join(os.path.expanduser(path), jid)
+
     def start(self, run: Callable[[], dict[str, Any]], async_dir: Any = None) -> dict[str, Any]:
         """Start ``run`` in the background; async_wrapper's answer."""
         jid = f"j{random.randint(0, 999999999999)}.{os.getpid()}"
@@ -76,11 +90,12 @@ class Jobs:
                 "results_file": self.results_file(jid, async_dir), "changed": True}
 
     def status(self, jid: str, mode: str = "status", async_dir: Any = None) -> dict[str, Any]:
-        """The ``async_status`` action's result for ``jid``."""
+        """The ``async_status`` action's result for ``jid`` (a job whose file the wrapper wrote
+        elsewhere than the action looks is not found, as in ansible: ``$HOME`` is not the user's home)."""
         result: dict[str, Any] = {"started": False, "finished": False, "stdout": "", "stderr": "",
                                   "stdout_lines": [], "stderr_lines": [], "ansible_job_id": jid}
-        path = self.results_file(jid, async_dir)
-        job = self.jobs.get(jid)
+        path = self.status_file(jid, async_dir)
+        job = self.jobs.get(jid) if path == self.results_file(jid, async_dir) or os.path.exists(path) else None
         if mode == "cleanup":
             result["erased"] = path
         else:
@@ -134,12 +149,22 @@ class Jobs:
         if interval <= 0:
             return answer
         lines: list[str] = []
-        result = self.poll(answer, seconds, interval, lambda status: lines.append(
-            f"ASYNC POLL on {host}: jid={status.get('ansible_job_id')} started={status.get('started')} "
-            f"finished={status.get('finished')}"), async_dir)
+        censored: list[str] = []  # under no_log the callback gets censored results: no job id, no state
+
+        def poll_line(status: Mapping[str, Any]) -> str:
+            return (f"ASYNC POLL on {host}: jid={status.get('ansible_job_id')} started={status.get('started')} "
+                    f"finished={status.get('finished')}")
+
+        def report(status: dict[str, Any]) -> None:
+            lines.append(poll_line(status))
+            censored.append(poll_line({}))
+
+        result = self.poll(answer, seconds, interval, report, async_dir)
         jid = result.get("ansible_job_id") or (result.get("async_result") or {}).get("ansible_job_id")
-        lines.append(f"ASYNC {'FAILED' if result.get('failed') else 'OK'} on {host}: jid={jid}")
-        return {**result, "_ansible_display": lines}
+        outcome = "FAILED" if result.get("failed") else "OK"
+        lines.append(f"ASYNC {outcome} on {host}: jid={jid}")
+        censored.append(f"ASYNC {outcome} on {host}: jid=None")
+        return {**result, "_ansible_display": lines, CENSORED_DISPLAY: censored}
 
     def status_action(self, args: Mapping[str, Any], async_dir: Any = None) -> dict[str, Any]:
         """The ``async_status`` task: its arguments checked, then :meth:`status`."""

@@ -39,8 +39,12 @@ def no_log(task: Task, templar: Templar) -> bool:
 def censor_result(result: Mapping[str, Any]) -> dict[str, Any]:
     """``censor_result``: the preserved keys and the ``censored`` message (and what the callback
     needs to show delegation)."""
+    from engine.run.async_jobs import CENSORED_DISPLAY
+
     censored = {key: result[key] for key in PRESERVE if key in result}
     censored["censored"] = CENSORED
+    if "_ansible_display" in result:  # what the action displayed as it ran, from the censored results it had
+        censored["_ansible_display"] = result.get(CENSORED_DISPLAY, result["_ansible_display"])
     if isinstance(result.get(RETRIED), list):  # v2_runner_retry still reports each retry, censored
         censored[RETRIED] = [censor_result(r) if isinstance(r, Mapping) else r for r in result[RETRIED]]
     for sub, keys in SUB_PRESERVE.items():

@@ -238,7 +238,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
             found.setdefault(what, task.span)
     for what, task in invocation_uses(tasks):
         found.setdefault(what, task.span)
-    for what, task in [*module_defaults_declines(tasks), *refresh_declines(tasks, inventory_sources)]:
+    for what, task in [*module_defaults_declines(tasks, collections), *refresh_declines(tasks, inventory_sources)]:
         found.setdefault(what, task.span)
     for play in book.plays:
         for what, task in failed_result_uses([*play.compile(), *play.handlers]):

@@ -45,6 +45,7 @@ from engine.run.play_warnings import (
     role_reserved_warnings,
     stored_name_warnings,
     vars_files_warnings,
+    vars_plugin_warnings,
 )
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
@@ -97,6 +98,8 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
         self.included_name_spans: dict[str, Any] | None = None  # where include_vars' file names its variables
         self.warned_roles: set[int] = set()  # role uses whose reserved variable names were warned of
         self.warned_hosts: set[str] = set()  # hosts whose inventory variables' reserved names were warned of
+        self.interpreters_found: dict[tuple[Any, ...], str] = {}  # per task and host: engine.run.interpreter_discovery
+        self.vars_plugin_files: set[str] = set()  # group_vars/host_vars files loaded (their duplicate keys warned of)
         self.fact_hosts: list[str] | None = None
         """Where the facts of the action being run go (the host, the delegated one, the batch)."""
         self.gathering = gathering_policy()
@@ -343,9 +346,12 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
             if keyword(task, "throttle") is not None:  # queued for the first host: converted there
                 check_throttle(task, Templar(self.variables.task_vars(
                     self.context, self.runs[names[0]].host, task, self.includes.params.get(id(task)))))
-        if not bypass and (not is_meta or task.args.get("_raw_params") in PER_HOST_META):
-            self._reserved_name_warnings(task, names[1:])  # the other hosts' get_vars, after the banner
-        for name in names:
+        # the other hosts' get_vars come after the banner, each as the strategy reaches the host: with
+        # one fork, queueing a host waits for the one before, whose result it then prints
+        per_host = not bypass and (not is_meta or task.args.get("_raw_params") in PER_HOST_META)
+        for index, name in enumerate(names):
+            if per_host and index + 1 < len(names):
+                self._reserved_name_warnings(task, [names[index + 1]])
             if is_meta and task.args.get("_raw_params") not in PER_HOST_META and name != names[0]:
                 steps[name] = Step(task)  # the linear strategy runs it for the first host only
                 continue
@@ -391,7 +397,8 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
         for name in (name for name in names if name not in self.warned_hosts):
             self.warned_hosts.add(name)
             layers = inventory_layers(self.variables, self.runs[name].host, os.path.abspath(self.context.play.basedir))
-            for warning in inventory_reserved_warnings(layers):
+            for warning in [*vars_plugin_warnings(layers, self.variables.cache.load, self.vars_plugin_files),
+                            *inventory_reserved_warnings(layers)]:
                 self.callback.warning(warning)
         for warning in frame_var_warnings(task.chain) if names else ():
             self.callback.warning(warning)

@@ -1,6 +1,7 @@
 """The ``module_defaults`` the bundled engine declines before a run: what it cannot resolve as
 ansible-core 2.19 does (engine.loading.module_defaults applies the rest). An action group
-(``group/NAME``, resolved from a collection's metadata), a module the engine does not run (its
+(``group/NAME``, resolved from a collection's metadata) unless it resolves to actions none of
+which the engine runs (engine.run.action_groups: its defaults then reach no task), a module the engine does not run (its
 name may not resolve at all, and ansible then stops loading), an action whose defaults would go
 somewhere else than its task's arguments (the includes and what the engine carries out itself,
 fact gathering: the gather_facts action gives setup's defaults to the facts it gathers), and
@@ -32,9 +33,9 @@ def _runs(name: Any) -> bool:
     return (resolved in MODULE_NAMES or short in MODULE_NAMES) and short not in NOT_APPLIED
 
 
-def module_defaults_declines(tasks: Iterable[Task]) -> Iterator[tuple[str, Task]]:
+def module_defaults_declines(tasks: Iterable[Task], collections: Any = None) -> Iterator[tuple[str, Task]]:
     """Each ``module_defaults`` entry the engine cannot resolve as ansible does, worded for the
-    plan, with the first task it reaches."""
+    plan, with the first task it reaches (``collections``: where the run finds collections)."""
     seen: set[int] = set()
     for task in tasks:
         for frame in task.chain:
@@ -42,18 +43,21 @@ def module_defaults_declines(tasks: Iterable[Task]) -> Iterator[tuple[str, Task]
             if value is None or id(frame) in seen:
                 continue
             seen.add(id(frame))
-            for what in _entry_declines(value):
+            for what in _entry_declines(value, collections):
                 yield what, task
 
 
-def _entry_declines(value: Any) -> Iterator[str]:
+def _entry_declines(value: Any, collections: Any) -> Iterator[str]:
+    from engine.run.action_groups import group_reaches_engine_modules
+
     for entry in value if isinstance(value, list) else [value]:
         if not isinstance(entry, Mapping):
             yield "module_defaults that are not a mapping of module names"
             continue
         for key, defaults in entry.items():
             if isinstance(key, str) and key.startswith("group/"):
-                yield f"module_defaults for the action group {key[len('group/'):]}"
+                if group_reaches_engine_modules(key[len("group/"):], collections) is not False:
+                    yield f"module_defaults for the action group {key[len('group/'):]}"
             elif not _runs(key):
                 yield f"module_defaults for {key}, a module the engine does not run"
             elif defaults is not None and not isinstance(defaults, Mapping):

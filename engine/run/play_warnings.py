@@ -242,6 +242,14 @@ def duplicate_key_warnings(paths: Iterable[str], load: Callable[[str], Any], see
     return out
 
 
+def vars_plugin_warnings(layers: Iterable[Any], load: Callable[[str], Any], seen: set[str]) -> list[str]:
+    """The duplicate keys of the group_vars/host_vars files of a host's inventory ``layers``
+    (lowest first), as ansible's ``host_group_vars`` plugin loads them on the host's first
+    ``get_vars``, each file once for the run (its loader caches them)."""
+    return duplicate_key_warnings([layer.path for layer in layers if layer.path and "_vars/" in layer.level],
+                                  load, seen)
+
+
 def load_time_files(play: Play) -> list[str]:
     """The files loading ``play`` reads, in the order ansible's ``Play.load`` reads them: its
     ``roles:`` entries, handlers, pre_tasks, post_tasks and tasks (see :func:`files_of`)."""

@@ -60,6 +60,9 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
         plan.unsupported = unsupported_keywords(plan.playbook) + declined_uses(
             plan.playbook, cache, plan.inventory.sources, options.extra_vars)
         plan.unsupported += json_query_declines(plan.playbook, cache)
+        from engine.run.interpreter_discovery import broken_interpreters
+
+        plan.unsupported += broken_interpreters(plan)
         if options.verbosity:
             # ansible's verbose text (the config file, task paths, temporary sources, module
             # invocations, connection details) is not the engine's

@@ -12,7 +12,8 @@ an optional ``case.json``::
 forces ``check_mode: false``, so that ``--check`` may change files; ``"stdout": false`` (with a
 ``stdout_reason``, required) leaves the scenario's text out of the recording and the comparison;
 ``deprecation_warnings`` turns ansible's deprecation warnings on for both tools (they are off
-otherwise: ``ANSIBLE_DEPRECATION_WARNINGS=False``). Both tools run under ``PYTHONHASHSEED=0``, so
+otherwise: ``ANSIBLE_DEPRECATION_WARNINGS=False``); every other warning is on for both, as by
+default (an empty inventory's, an unparsed source's). Both tools run under ``PYTHONHASHSEED=0``, so
 that a list made from a set of strings has the one order that seed gives; ``"hash_seeded": true``
 says a scenario shows such an order, so that the engine runs as a child process, never in the
 test's own process (whose seed is its own).
@@ -269,8 +270,6 @@ def ansible_env(tmp: Path, deprecations: bool = False) -> dict[str, str]:
         PYTHONWARNINGS="ignore::SyntaxWarning",
         ANSIBLE_PYTHON_INTERPRETER=sys.executable,
         ANSIBLE_FORKS="1",
-        ANSIBLE_LOCALHOST_WARNING="False",
-        ANSIBLE_INVENTORY_UNPARSED_WARNING="False",
         ANSIBLE_RETRY_FILES_ENABLED="False",
         ANSIBLE_HOST_KEY_CHECKING="False",
     )
@@ -279,11 +278,13 @@ def ansible_env(tmp: Path, deprecations: bool = False) -> dict[str, str]:
 
 def engine_env(tmp: Path, deprecations: bool = False) -> dict[str, str]:
     """The engine's environment: the same local_tmp and remote_tmp as ansible's run (template's
-    diff names a rendering there, a copy's invocation the file the action sent) and the same
-    python interpreter for the hosts (``ansible_facts.python`` names it)."""
+    diff names a rendering there, a copy's invocation the file the action sent), the same
+    python interpreter for the hosts (``ansible_facts.python`` names it) and the same forks
+    (``ansible_forks`` shows them)."""
+    ansible = ansible_env(tmp, deprecations)
     return {**_clean_env(tmp / "home", deprecations), "ANSIBLE_LOCAL_TEMP": str(tmp / "ltmp"),
             "ANSIBLE_REMOTE_TEMP": str(tmp / "rtmp"),
-            "ANSIBLE_PYTHON_INTERPRETER": ansible_env(tmp, deprecations)["ANSIBLE_PYTHON_INTERPRETER"]}
+            **{key: ansible[key] for key in ("ANSIBLE_PYTHON_INTERPRETER", "ANSIBLE_FORKS")}}
 
 
 def engine_command() -> tuple[list[str], dict[str, str]]:

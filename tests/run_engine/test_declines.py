@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -320,14 +321,14 @@ def test_module_defaults_the_engine_cannot_resolve_are_declined(tmp_path: Path) 
              "        ini_file: {create: true}\n"
              "    - debug: {msg: x}\n"
              "      module_defaults:\n"
-             "        group/aws: {region: x}\n"
+             "        group/testgroup: {data: x}\n"
              "        apt: {update_cache: true}\n"
              "        set_fact: {x: 1}\n"
              "        command: '{{ command_defaults }}'\n"
              "    - debug: {msg: y}\n"
              "      module_defaults: '{{ all_defaults }}'\n")
     declined = "\n".join(_declined(tmp_path, tasks))
-    for what in ("module_defaults for the action group aws",
+    for what in ("module_defaults for the action group testgroup",
                  "module_defaults for apt, a module the engine does not run",
                  "module_defaults for set_fact, a module the engine does not run",
                  "module_defaults for command given as a template",
@@ -375,3 +376,53 @@ def test_an_argument_the_copy_module_does_not_know_is_run_as_the_module_refuses_
              "    - template: {src: t.j2, dest: out2, lstrip_blocks: true, thirsty: false}\n"
              "    - copy: {content: x, dest: out3, mode: '0600', decrypt: false}\n")
     assert _declined(tmp_path, tasks, {"t.j2": "x\n"}) == []
+
+
+def test_a_host_whose_python_does_not_start_is_declined(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ansible fails every Python module of a host whose interpreter (set, or discovered the way
+    ansible discovers it) does not start; the engine runs its modules itself, so the plan
+    declines the run. Tasks that run no Python module (debug) need none."""
+    monkeypatch.delenv("ANSIBLE_PYTHON_INTERPRETER", raising=False)
+    broken = tmp_path / "bin" / "brokenpy"
+    broken.parent.mkdir()
+    broken.write_text("#!/bin/sh\necho 'pyenv: brokenpy: command not found' >&2\nexit 127\n")
+    broken.chmod(0o755)
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(f"set ansible_connection=local ansible_python_interpreter={broken}\n"
+                         "found ansible_connection=local "
+                         f"ansible_interpreter_python_fallback=\"['nope-py', '{broken}']\"\n"
+                         f"fine ansible_connection=local ansible_python_interpreter={sys.executable}\n")
+    problems = _declined(tmp_path, "    - command: echo hi\n", inventory=str(inventory))
+    assert [p for p in problems if "does not start" in p] == [
+        f"<unknown>: playbook-ls's engine does not implement 'modules run with {broken}, which does not start "
+        f"(the Python of host '{host}')'. Run with --engine ansible to use ansible-playbook."
+        for host in ("set", "found")]
+    assert not [p for p in _declined(tmp_path, "    - debug: {msg: hi}\n", inventory=str(inventory))
+                if "does not start" in p]
+
+
+def test_an_action_group_is_declined_only_where_its_defaults_may_reach_a_module_the_engine_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ansible-core's ``aws`` group extends the collections' groups (none installed here adds
+    nothing); a collection's group of its own modules: neither reaches a module the engine runs,
+    so their defaults change nothing the engine does. ansible-core's ``testgroup`` holds ``ping``;
+    a group ansible cannot resolve stops its load: both declined."""
+    _install(tmp_path / "installed", monkeypatch)
+    runtime = tmp_path / "installed" / "ansible_collections" / "acme" / "cloud" / "meta" / "runtime.yml"
+    runtime.parent.mkdir(parents=True)
+    runtime.write_text("requires_ansible: '>=2.15'\naction_groups:\n  cloud:\n    - instance\n    - acme.cloud.volume\n"
+                       "  mixed:\n    - instance\n    - ansible.builtin.copy\n"
+                       "  wider:\n    - metadata:\n        extend_group: [mixed, other.coll.nope]\n"
+                       "  routed:\n    - old_copy\n"
+                       "plugin_routing:\n  modules:\n    old_copy:\n      redirect: ansible.builtin.copy\n"
+                       "  # after the groups\n")
+    tasks = ("    - copy: {content: x, dest: out}\n"
+             "      module_defaults:\n"
+             "        group/aws: {region: x}\n"
+             "        group/acme.cloud.cloud: {region: x}\n")
+    assert _declined(tmp_path, tasks) == []
+    for group in ("testgroup", "acme.cloud.mixed", "acme.cloud.wider", "acme.cloud.routed", "nosuchgroup",
+                  "acme.cloud.nosuch", "other.coll.grp"):
+        task = f"    - debug: {{msg: x}}\n      module_defaults:\n        group/{group}: {{}}\n"
+        declined = _declined(tmp_path, task)
+        assert [f"module_defaults for the action group {group}" in problem for problem in declined] == [True], group

@@ -99,8 +99,9 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
     for full, relative in files:
         if ctx.check_mode and not os.path.isdir(os.path.join(dest, os.path.dirname(relative))):
             changed = True  # its directory would have been created first
-            # the action's check-mode result for the file: changed, its (empty) list of diffs
-            single = None if ctx.diff else {"diff": [], "changed": True}
+            # the action's check-mode result for the file: changed, with its diff from nothing
+            single = put(_read(full), dest, relative, full, params, ctx, is_content=False) if ctx.diff \
+                else {"diff": [], "changed": True}
             continue
         result = put(_read(full), dest, relative, full, params, ctx, is_content=False)
         if result is None:

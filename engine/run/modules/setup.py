@@ -9,6 +9,8 @@ facts as gathered (for ``gathering = smart``) and hides the facts from ``-v`` ou
 from __future__ import annotations
 
 import fnmatch
+import sys
+from collections.abc import Mapping
 from typing import Any
 
 from engine.run import facts
@@ -42,8 +44,10 @@ def host_interpreter(task_vars: Any) -> str | None:
     value = task_vars.get("ansible_python_interpreter")
     if value is None:
         value = config_value("ANSIBLE_PYTHON_INTERPRETER", "defaults", "interpreter_python")
-    if not isinstance(value, str) or not value or value.startswith("auto"):
-        return None
+    if not isinstance(value, str) or not value or value.startswith("auto"):  # discovered (its fact), else none
+        facts = task_vars.get("ansible_facts")
+        found = facts.get("discovered_interpreter_python") if isinstance(facts, Mapping) else None
+        return found if isinstance(found, str) and found != sys.executable else None
     return value
 
 
