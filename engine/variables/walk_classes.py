@@ -13,10 +13,10 @@ effects at every setter, one by one, so the same walk. The first host of such a 
 before; the others are given its walk.
 
 Only where nothing else of a host decides the walk: no setter a host-by-host step leaves out or
-adds (loaded by a per-host include, a handler, a later run of a task, ``run_once`` or delegating
-its facts; whether an ``end_play`` or ``end_batch`` ended the play for the host, whether each
-``meta: end_host`` on the way ended it, and whether each task of a role the play may run twice ran
-on the host as the plan says, are asked of each host and kept in its key), no ``rescue``
+adds (a handler, a later run of a task, ``run_once`` or delegating its facts; whether an
+``end_play`` or ``end_batch`` ended the play for the host, whether each ``meta: end_host`` on the
+way ended it, whether each task of a role the play may run twice ran on the host as the plan says,
+and which tasks per-host includes loaded on it, are asked of each host and kept in its key), no ``rescue``
 in the plays, no inventory changed on the way (``add_host``, ``group_by``), no per-host vars_files,
 no merged hashes, every setter shared by class (none reading variables by a computed name), and not
 inside another host's ``hostvars`` reading (where failures before decide too).
@@ -132,6 +132,10 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
             if memo.get(("uniform", id(done))) is True:
                 continue  # the same effects on every host: it reads nothing of one
             kept = memo.get(setter_classes_key(plan, done))
+            if kept is None and follower.order_of(earlier.play).loaded_on.get(id(done)) is not None:
+                # a per-host include's setter no host walked yet: the hosts loading it are told apart
+                # from the others by what they loaded (_decided), and read it once one of them walked it
+                continue
             if kept is None or kept[0] is not plan or not kept[1].usable:
                 return None
             read |= kept[1].names
@@ -183,9 +187,7 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
             data = done.data if isinstance(done.data, Mapping) else {}
             includers = order.includers.get(id(done), [])
             # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
-            if done.handler or data.get("delegate_facts") or \
-                    runs_once(done) or order.loaded_on.get(id(done)) is not None or \
-                    occurrence(order, done, at) or \
+            if done.handler or data.get("delegate_facts") or runs_once(done) or occurrence(order, done, at) or \
                     any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
                         runs_once(include) for include in includers):
                 return None
@@ -219,7 +221,9 @@ def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
     """What the plan says of ``host`` at each step of the walk it decides: whether a ``meta:
     end_host`` ended the play for it, whether a task of a role the play may run twice ran there
     (True, False or why only the run knows, as the walk asks them; asked again at each task, a
-    play being planned answering as written until it is); None where the walk has no such step."""
+    play being planned answering as written until it is), and, in each play with a step a per-host
+    include loaded, which tasks such includes loaded on the host (hosts that loaded the same run
+    the same steps); None where the walk has no such step."""
     from engine.variables.failed_hosts import planned_alone
     from engine.variables.host_runtime import _memo
     from engine.variables.setters import ends_host_task, host_names
@@ -227,14 +231,19 @@ def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
     memo = _memo(play_plan)
     key = ("walk decided steps", id(task), names, len(follower.order_of(play_plan.play).tasks), id(follower.plan))
     if key not in memo:
-        memo[key] = [(earlier, done) for earlier, done in _steps(follower, play_plan, task, names) or ()
-                     if ends_host_task(done) or planned_alone(earlier, done)]
-    steps = memo[key]
-    if not steps:
+        steps = _steps(follower, play_plan, task, names) or ()
+        loaded = {id(earlier): earlier for earlier, done in steps
+                  if follower.order_of(earlier.play).loaded_on.get(id(done)) is not None}
+        memo[key] = ([(earlier, done) for earlier, done in steps
+                      if ends_host_task(done) or planned_alone(earlier, done)],
+                     [follower.order_of(earlier.play) for earlier in loaded.values()])
+    steps, orders = memo[key]
+    if not steps and not orders:
         return None
-    return tuple((follower._ends_host(earlier, host, done) if ends_host_task(done)  # noqa: SLF001
-                  else follower._planned_ran(earlier, host, done, 0, True))  # noqa: SLF001
-                 if host.name in host_names(earlier) else None for earlier, done in steps)
+    return (tuple((follower._ends_host(earlier, host, done) if ends_host_task(done)  # noqa: SLF001
+                   else follower._planned_ran(earlier, host, done, 0, True))  # noqa: SLF001
+                  if host.name in host_names(earlier) else None for earlier, done in steps),
+            tuple(order.loaded_kinds.get(host.name, 0) for order in orders))
 
 
 def _ended(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Any, ...] | None:
