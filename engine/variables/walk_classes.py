@@ -176,8 +176,10 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
     for earlier in plays_before(plan, play_plan, including=True):
         order = follower.order_of(earlier.play)
         inventory = getattr(earlier, "inventory", None)
+        # (in a play with a rescue, whether each setter in its blocks ran is each host's answer, in its key;
+        # what the rescues set, read where every name is asked for, is not)
         if getattr(earlier, "changed_in_play", None) or (inventory is not None and inventory is not plan.inventory) \
-                or per_host_vars_files(earlier) or play_blocks(earlier.play).rescuing:
+                or per_host_vars_files(earlier) or play_blocks(earlier.play).rescuing and names is None:
             return None
         positions = order.positions.get(id(task)) if earlier is play_plan else None
         if earlier is play_plan and not positions:
@@ -224,6 +226,7 @@ def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
     play being planned answering as written until it is), and, in each play with a step a per-host
     include loaded, which tasks such includes loaded on the host (hosts that loaded the same run
     the same steps); None where the walk has no such step."""
+    from engine.variables.block_runs import play_blocks
     from engine.variables.failed_hosts import planned_alone
     from engine.variables.host_runtime import _memo
     from engine.variables.setters import ends_host_task, host_names
@@ -236,14 +239,19 @@ def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
                   if follower.order_of(earlier.play).loaded_on.get(id(done)) is not None}
         memo[key] = ([(earlier, done) for earlier, done in steps
                       if ends_host_task(done) or planned_alone(earlier, done)],
-                     [follower.order_of(earlier.play) for earlier in loaded.values()])
-    steps, orders = memo[key]
-    if not steps and not orders:
+                     [follower.order_of(earlier.play) for earlier in loaded.values()],
+                     [(earlier, done) for earlier, done in steps if play_blocks(earlier.play).rescuing
+                      and id(done) in play_blocks(earlier.play).paths])
+    steps, orders, blocked = memo[key]
+    if not steps and not orders and not blocked:
         return None
     return (tuple((follower._ends_host(earlier, host, done) if ends_host_task(done)  # noqa: SLF001
                    else follower._planned_ran(earlier, host, done, 0, True))  # noqa: SLF001
                   if host.name in host_names(earlier) else None for earlier, done in steps),
-            tuple(order.loaded_kinds.get(host.name, 0) for order in orders))
+            tuple(order.loaded_kinds.get(host.name, 0) for order in orders),
+            # whether each setter in a block with a rescue ran by the reader (the play's own) or by the play's end
+            tuple(follower._ran(earlier, host, done, task if earlier is play_plan else None)  # noqa: SLF001
+                  if host.name in host_names(earlier) else None for earlier, done in blocked))
 
 
 def _ended(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Any, ...] | None:
