@@ -109,13 +109,20 @@ class RuntimeIncludes:
             if outcome.outcome not in (RUNS, DEPENDS) or name not in hosts:
                 continue
             loads = classes.joined(hosts[name]) if classes is not None else None
+            if isinstance(loads, str):  # what only the run knows, in the same words as its class's first host
+                unknown[name] = loads
+                continue
             if loads is None:
                 with names_recorded() as read:
                     templar = variables_at(self.plan, self.play_plan, hosts[name], include).templar
                     read.clear()  # the host's variables at the include are worked out: what its arguments read
                     needs = include_args_need(self.plan, self.play_plan, hosts[name], include)
                     if needs is not None:
-                        unknown[name] = needs  # in words of this host's own: not shared
+                        unknown[name] = needs
+                        named = _argument_names(include)  # the words speak of each name its arguments read
+                        if classes is not None and named is not None and \
+                                not _own_words(self.plan, self.play_plan, hosts[name], include, read | named):
+                            classes.add(hosts[name], read | named, needs)
                         continue
                     try:
                         blocks, result = self.loader.load(include, templar, self.play_plan.play)
@@ -212,6 +219,33 @@ def _too_deep(include: Task, includers: list[Task], outcomes: Mapping[str, HostO
               "recursion first; the plan follows no deeper. Break the cycle, or end it with a 'when:'")
     return {host: HostOutcome(FAILS if outcome.outcome == RUNS else DEPENDS, reason)
             for host, outcome in outcomes.items() if outcome.outcome in (RUNS, DEPENDS)}
+
+
+def _argument_names(include: Task) -> frozenset[str] | None:
+    """Every name the templates of ``include``'s arguments name (``apply`` aside), None when one
+    does not parse."""
+    from engine.flow.host_reading import strings
+    from engine.templating.variable_uses import names_read
+
+    args = {key: value for key, value in include.args.items() if key != "apply"}
+    names: set[str] = set()
+    for text in strings(args):
+        found = names_read(text, expression=False)
+        if found is None:
+            return None
+        names |= found
+    return frozenset(names)
+
+
+def _own_words(plan: Plan, play_plan: PlayPlan, host: Any, include: Task, read: set[str]) -> bool:
+    """Whether the words of what only the run knows of ``include``'s arguments on ``host`` may name
+    the host's own: its name, or its own inventory levels (its line, its host_vars files) setting a
+    name they read. The hosts of its class (engine.variables.change_classes) are told by the values
+    of those names from the same group levels otherwise, so their words are the same."""
+    from engine.variables.host_answers import NAME
+    from engine.variables.report import inventory_keys
+
+    return bool(read & NAME) or bool(inventory_keys(plan, play_plan, host, include, sorted(read - NAME))[2])
 
 
 def _known_includers(play: Any, loaded: list[Loaded]) -> None:

@@ -453,17 +453,14 @@ class Follower(BlockFailures):
             _following += 1
             mark = len(_as_written)
             try:
-                # hosts sharing a setter's effects by class (engine.variables.setter_classes), but for
-                # effects followed again because a play they read has been planned since
-                share = None if uniform or stale else getattr(self.plan, "share_setters", None)
+                # hosts sharing a setter's effects by class (engine.variables.setter_classes)
+                share = None if uniform else getattr(self.plan, "share_setters", None)
                 found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence) if share is None else \
                     share(self.plan, play_plan, memo, host, task, outer, occurrence,
                           partial(self._follow, play_plan, host, task, outer, occurrence))
                 asked_early = tuple({id(asked): asked for asked in _as_written[mark:]}.values())
                 if asked_early or ("as written", memo_key) in memo:
                     memo[("as written", memo_key)] = asked_early
-                if asked_early and share is not None:  # what the class was given may change: no host takes it
-                    self.plan.forget_setter_classes(memo, task)
             finally:
                 _following -= 1
                 if not _following:

@@ -76,6 +76,11 @@ class PlayOrder:
         self.includers: dict[int, list[Task]] = {}
         self.loaded_on: dict[int, frozenset[str]] = {}
         """The hosts that load each task a per-host include brought in (the others never run it)."""
+        self.loaded_kinds: dict[str, int] = {}
+        """For a host that loaded tasks by a per-host include, which of them: one number per set of
+        tasks (hosts with the same number run the same loaded tasks), 0 for none."""
+        self._loaded_sets: dict[str, frozenset[int]] = {}
+        self._kinds: dict[frozenset[int], int] = {frozenset(): 0}
 
         for task, outer in tasks_with_includers(play, handlers=True):
             if not task.implicit:
@@ -84,6 +89,13 @@ class PlayOrder:
             self.includers[id(task)] = outer
         self.roles = play_roles(play)
         self._repeats: tuple[int, set[int]] | None = None
+
+    def note_loaded(self, hosts: frozenset[str], tasks: frozenset[int]) -> None:
+        """``hosts`` loaded ``tasks`` (by id) too: their :attr:`loaded_kinds`."""
+        for host in hosts:
+            mine = self._loaded_sets.get(host, frozenset()) | tasks
+            self._loaded_sets[host] = mine
+            self.loaded_kinds[host] = self._kinds.setdefault(mine, len(self._kinds))
 
     def repeats_role(self, task: Task) -> bool:
         """Whether ``task`` is of a role (not allowing duplicates) that the play may reach twice
@@ -148,6 +160,7 @@ def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Ta
     if hosts is not None:
         members = frozenset(hosts)
         order.loaded_on.update((id(task), order.loaded_on.get(id(task), frozenset()) | members) for task, _ in loaded)
+        order.note_loaded(members, frozenset(id(task) for task, _ in loaded))
     known = {id(task) for task, _ in loaded} & set(order.positions)
     fresh = [(task, outer) for task, outer in loaded if id(task) not in known]
     positions = order.positions.get(id(include))

@@ -11,7 +11,13 @@ host was given (the same effects: a setter reads nothing else of a host).
 
 Not shared (each host followed as before): a setter a looping include loads, a later run of it (a
 handler flushed again), one delegating its facts, one whose templates read variables by a computed
-name (``vars``, ``hostvars``, a lookup), the play's host lists or what a rescue sets. A review's
+name (``vars``, ``hostvars``, a lookup), the play's host lists or what a rescue sets.
+
+Effects followed while a play they read is being planned take where its tasks run as written
+(engine.variables.host_runtime: a role's repeated run, a handler, an ``end_play``), the same answer
+for every host until the play is planned. The hosts of a class share them meanwhile, each marked as
+followed so (it is followed again once the play is planned, as the class's first host is); the
+classes are made anew once a play they asked so is planned. A review's
 plans share them too: a host given its class's effects renders none of the setter's templates, so
 a task's reading may not record the names they read, but what a setter gives a task reaches it
 only through the names the setter sets, which the review never takes an answer across
@@ -24,7 +30,6 @@ The plan and the hovers ask for it (:func:`share_setters`): what follows setters
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -43,32 +48,27 @@ def shared_effects(plan: Plan, play_plan: PlayPlan, memo: dict[Any, Any], host: 
     """``follow(read)`` on ``host`` (``read``: a set the names its templates read are put in), or
     what it gave the first host of ``host``'s class."""
     from engine.variables.change_classes import HostClasses
+    from engine.variables.failed_hosts import as_written
 
     data = task.data if isinstance(task.data, Mapping) else {}
     if not SHARING or outer or occurrence or task.handler or data.get("delegate_facts"):
         return follow(None)
     key = _classes_key(plan, task)
     kept = memo.get(key)
-    if kept is None or kept[0] is not plan:
-        kept = memo[key] = (plan, HostClasses(plan, play_plan, task))
-    classes = kept[1]
+    if kept is None or kept[0] is not plan or any(getattr(asked, "planned_runs", None) is not None
+                                                  for asked in kept[2].values()):
+        kept = memo[key] = (plan, HostClasses(plan, play_plan, task), {})
+    classes, asked = kept[1], kept[2]
     found = classes.joined(host)
     if found is not None:
+        as_written.extend(asked.values())  # followed as written, as the class's first host was
         return found  # type: ignore[no-any-return]
     read: set[str] = set()
+    mark = len(as_written)
     found = follow(read)
+    asked.update((id(play), play) for play in as_written[mark:])
     classes.add(host, read, found)
     return found
-
-
-def forget_classes(plan: Plan, memo: dict[Any, Any], task: Task) -> None:
-    """Forget the classes of ``task``'s hosts and what each was given: effects followed while a
-    play they read was still being planned (engine.variables.host_runtime) are followed again
-    once it is, and no host may take them meanwhile."""
-    from engine.variables.change_classes import CHANGES
-
-    CHANGES[0] += 1
-    memo.pop(_classes_key(plan, task), None)
 
 
 def _classes_key(plan: Plan, task: Task) -> tuple[Any, ...]:
@@ -85,4 +85,3 @@ def share_setters(plan: Plan) -> None:
     plan.share_setters = shared_effects  # type: ignore[attr-defined]
     plan.class_walk = class_walk  # type: ignore[attr-defined] - hosts share walks too (engine.variables.walk_classes)
     plan.include_vars_names = followed_names  # type: ignore[attr-defined] - read by engine.variables.names_before
-    plan.forget_setter_classes = partial(forget_classes, plan)  # type: ignore[attr-defined]

@@ -13,9 +13,10 @@ effects at every setter, one by one, so the same walk. The first host of such a 
 before; the others are given its walk.
 
 Only where nothing else of a host decides the walk: no setter a host-by-host step leaves out or
-adds (loaded by a per-host include, a handler, a role's repeated run, a later run of a task,
-``run_once`` or delegating its facts, ``meta: end_host`` on the way; whether an ``end_play`` or
-``end_batch`` ended the play for the host is asked of each host and kept in its key), no ``rescue``
+adds (a handler, a later run of a task, ``run_once`` or delegating its facts; whether an
+``end_play`` or ``end_batch`` ended the play for the host, whether each ``meta: end_host`` on the
+way ended it, whether each task of a role the play may run twice ran on the host as the plan says,
+and which tasks per-host includes loaded on it, are asked of each host and kept in its key), no ``rescue``
 in the plays, no inventory changed on the way (``add_host``, ``group_by``), no per-host vars_files,
 no merged hashes, every setter shared by class (none reading variables by a computed name), and not
 inside another host's ``hostvars`` reading (where failures before decide too).
@@ -51,7 +52,7 @@ def class_walk(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names
     table = _kept(follower, play_plan, key)
     read = _read(follower, play_plan, task, names) if table is not None else None
     if read is not None:
-        found = table.get((read, _host_key(follower, play_plan, host, task, read)))  # type: ignore[union-attr]
+        found = table.get((read, _host_key(follower, play_plan, host, task, names, read)))  # type: ignore[union-attr]
         if found is not None:
             return found[0]
     planned = getattr(play_plan, "planned_runs", None)
@@ -61,7 +62,7 @@ def class_walk(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names
         if table is None:
             table = {}
             _keep(follower, play_plan, key, planned, table)
-        table.setdefault((read, _host_key(follower, play_plan, host, task, read)), (found,))
+        table.setdefault((read, _host_key(follower, play_plan, host, task, names, read)), (found,))
     return found
 
 
@@ -86,7 +87,7 @@ def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     read = _read(follower, play_plan, task, names)
     if read is None:
         return None
-    return ("walk", read), lambda host: _host_key(follower, play_plan, host, task, read)
+    return ("walk", read), lambda host: _host_key(follower, play_plan, host, task, names, read)
 
 
 def _table_key(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
@@ -131,6 +132,10 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
             if memo.get(("uniform", id(done))) is True:
                 continue  # the same effects on every host: it reads nothing of one
             kept = memo.get(setter_classes_key(plan, done))
+            if kept is None and follower.order_of(earlier.play).loaded_on.get(id(done)) is not None:
+                # a per-host include's setter no host walked yet: the hosts loading it are told apart
+                # from the others by what they loaded (_decided), and read it once one of them walked it
+                continue
             if kept is None or kept[0] is not plan or not kept[1].usable:
                 return None
             read |= kept[1].names
@@ -160,10 +165,9 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
     from engine.flow.run_settings import runs_once
     from engine.loading import keywords as kw
     from engine.variables.block_runs import play_blocks
-    from engine.variables.failed_hosts import planned_alone
     from engine.variables.host_facts import plays_before
     from engine.variables.loop_vars import includer_loops
-    from engine.variables.setters import ends_host_task, occurrence, setters
+    from engine.variables.setters import occurrence, setters
 
     plan = follower.plan
     if plan.inventory.data.merge_hashes:
@@ -172,8 +176,10 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
     for earlier in plays_before(plan, play_plan, including=True):
         order = follower.order_of(earlier.play)
         inventory = getattr(earlier, "inventory", None)
+        # (in a play with a rescue, whether each setter in its blocks ran is each host's answer, in its key;
+        # what the rescues set, read where every name is asked for, is not)
         if getattr(earlier, "changed_in_play", None) or (inventory is not None and inventory is not plan.inventory) \
-                or per_host_vars_files(earlier) or play_blocks(earlier.play).rescuing:
+                or per_host_vars_files(earlier) or play_blocks(earlier.play).rescuing and names is None:
             return None
         positions = order.positions.get(id(task)) if earlier is play_plan else None
         if earlier is play_plan and not positions:
@@ -182,9 +188,8 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
         for at, done in setters(order, before, names):
             data = done.data if isinstance(done.data, Mapping) else {}
             includers = order.includers.get(id(done), [])
-            if ends_host_task(done) or done.handler or data.get("delegate_facts") or \
-                    runs_once(done) or order.loaded_on.get(id(done)) is not None or \
-                    occurrence(order, done, at) or planned_alone(earlier, done) or \
+            # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
+            if done.handler or data.get("delegate_facts") or runs_once(done) or occurrence(order, done, at) or \
                     any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
                         runs_once(include) for include in includers):
                 return None
@@ -192,10 +197,12 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
     return steps
 
 
-def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
+def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str] | None,
+              read: frozenset[str]) -> tuple[Any, ...]:
     """What the walk reads of ``host``: the values its inventory gives ``read`` (each by its level),
-    its name and groups when read, its facts, and which plays so far it is in. The same at every
-    task of the play that reads that inventory: kept per host and names read."""
+    its name and groups when read, its facts, and which plays so far it is in (the same at every
+    task of the play that reads that inventory: kept per host and names read); and what the plan
+    says of the host at the steps it decides (:func:`_decided`)."""
     from engine.variables.host_runtime import _memo
     from engine.variables.report import inventory_of
 
@@ -207,7 +214,44 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, read: 
     if kept is None or kept[0] is not inventory or kept[1] is not plan:
         kept = memo[key] = (inventory, plan, _host_key_now(plan, play_plan, host, task, read))
     ended = _ended(follower, play_plan, host, task)
-    return kept[2] if ended is None else (*kept[2], ended)  # type: ignore[no-any-return]
+    decided = _decided(follower, play_plan, host, task, names)
+    return (*kept[2], ended, decided)
+
+
+def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
+             names: frozenset[str] | None) -> tuple[Any, ...] | None:
+    """What the plan says of ``host`` at each step of the walk it decides: whether a ``meta:
+    end_host`` ended the play for it, whether a task of a role the play may run twice ran there
+    (True, False or why only the run knows, as the walk asks them; asked again at each task, a
+    play being planned answering as written until it is), and, in each play with a step a per-host
+    include loaded, which tasks such includes loaded on the host (hosts that loaded the same run
+    the same steps); None where the walk has no such step."""
+    from engine.variables.block_runs import play_blocks
+    from engine.variables.failed_hosts import planned_alone
+    from engine.variables.host_runtime import _memo
+    from engine.variables.setters import ends_host_task, host_names
+
+    memo = _memo(play_plan)
+    key = ("walk decided steps", id(task), names, len(follower.order_of(play_plan.play).tasks), id(follower.plan))
+    if key not in memo:
+        steps = _steps(follower, play_plan, task, names) or ()
+        loaded = {id(earlier): earlier for earlier, done in steps
+                  if follower.order_of(earlier.play).loaded_on.get(id(done)) is not None}
+        memo[key] = ([(earlier, done) for earlier, done in steps
+                      if ends_host_task(done) or planned_alone(earlier, done)],
+                     [follower.order_of(earlier.play) for earlier in loaded.values()],
+                     [(earlier, done) for earlier, done in steps if play_blocks(earlier.play).rescuing
+                      and id(done) in play_blocks(earlier.play).paths])
+    steps, orders, blocked = memo[key]
+    if not steps and not orders and not blocked:
+        return None
+    return (tuple((follower._ends_host(earlier, host, done) if ends_host_task(done)  # noqa: SLF001
+                   else follower._planned_ran(earlier, host, done, 0, True))  # noqa: SLF001
+                  if host.name in host_names(earlier) else None for earlier, done in steps),
+            tuple(order.loaded_kinds.get(host.name, 0) for order in orders),
+            # whether each setter in a block with a rescue ran by the reader (the play's own) or by the play's end
+            tuple(follower._ran(earlier, host, done, task if earlier is play_plan else None)  # noqa: SLF001
+                  if host.name in host_names(earlier) else None for earlier, done in blocked))
 
 
 def _ended(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Any, ...] | None:
