@@ -1,4 +1,4 @@
-"""A project of the held-out set measured at the end of issue 44's values17 stop
+"""A project of a held-out set for issue 44's values, measured once
 (``bench/values_heldout.py``), kept as a fixture: a looping ``include_tasks`` whose file holds a
 block with a ``rescue`` around a task that fails at one item. Whether that task fails on a host is
 asked again while its own variables are worked out (the block's tasks before it are read at the

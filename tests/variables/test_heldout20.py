@@ -1,4 +1,4 @@
-"""A project of the held-out set measured at the end of issue 44's values20 stop
+"""A project of a held-out set for issue 44's values, measured once
 (``bench/values_heldout.py``), kept as a fixture: a join play whose ``meta: end_host`` ends a
 worker before a ``group_by``; the worker joins no group, so the later play on the managers'
 group reads the workers' group without it (ansible's run, recorded)."""
