@@ -125,10 +125,10 @@ def broken_interpreters(plan: Any) -> list[tuple[str, Any]]:
     from engine.flow.plan import every_task
     from engine.run.delegation import delegate_host_vars
     from engine.run.local import is_local
+    from engine.variables.sources import gathers_facts
 
-    gathering = any(not (isinstance(play.data, Mapping) and play.data.get("gather_facts") in (False, "no", "false"))
-                    for play in plan.playbook.plays)
-    if not gathering and not any(runs_python(task.action, False) for task in every_task(plan.playbook)):
+    if not any(gathers_facts(play) for play in plan.playbook.plays) and \
+            not any(runs_python(task.action, False) for task in every_task(plan.playbook)):
         return []
     checked: dict[Any, bool] = {}
     declined: list[tuple[str, Any]] = []

@@ -25,10 +25,13 @@ ENGINE_ACTIONS = kw._family("set_fact", "include_vars", "meta", "include_tasks",
 
 
 def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
-                  has_module: Callable[[str], bool] | None = None, dynamic_inventory: bool = True) -> Plan:
+                  has_module: Callable[[str], bool] | None = None, dynamic_inventory: bool = True,
+                  starts_interpreters: bool = True) -> Plan:
     """:func:`engine.flow.plan.make_plan`, with the modules and filters the engine lacks (modules by
     ``has_module``), the keywords it does not implement and the arguments, meta actions, lookups
-    and tests it declines (engine.run.declines)."""
+    and tests it declines (engine.run.declines). ``starts_interpreters``: the plan is for a run
+    the user asked for, so the Python each local host would run modules with (a program its
+    inventory names) is started to see that it works (a dry run starts nothing of the repository's)."""
     from engine.run.declines import declined_uses
     from engine.run.filter_check import json_query_declines, lacking_filters
     from engine.run.play_warnings import duplicate_key_warnings, load_reserved_warnings, load_time_files
@@ -60,9 +63,10 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
         plan.unsupported = unsupported_keywords(plan.playbook) + declined_uses(
             plan.playbook, cache, plan.inventory.sources, options.extra_vars)
         plan.unsupported += json_query_declines(plan.playbook, cache)
-        from engine.run.interpreter_discovery import broken_interpreters
+        if starts_interpreters:
+            from engine.run.interpreter_discovery import broken_interpreters
 
-        plan.unsupported += broken_interpreters(plan)
+            plan.unsupported += broken_interpreters(plan)
         if options.verbosity:
             # ansible's verbose text (the config file, task paths, temporary sources, module
             # invocations, connection details) is not the engine's

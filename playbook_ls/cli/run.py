@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     dynamic = args.run_inventory_code or not args.dry
     try:
         plan = make_run_plan(options, cache, has_module=lambda action: get_module(action) is not None,
-                             dynamic_inventory=dynamic)
+                             dynamic_inventory=dynamic, starts_interpreters=not args.dry)
     except PlanError as exc:
         if args.json:  # still one JSON object: nothing ran, no recap
             print(json.dumps({"recap": None, "tasks": []}))

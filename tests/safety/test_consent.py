@@ -311,3 +311,32 @@ def test_a_check_runs_the_repositorys_code_only_in_a_trusted_workspace(tmp_path:
         assert not list(marks.iterdir()), (list(marks.iterdir()), result)
         assert result["trust_needed"] is True, result
         assert check["title"] == "▶ Check play (needs trust)" and TRUST in check.get("tooltip", ""), check
+
+
+def test_a_dry_run_starts_no_interpreter_the_inventory_names(tmp_path: Path) -> None:
+    """A run checks before it starts that the Python each local host would run modules with
+    starts (engine.run.interpreter_discovery.broken_interpreters): that runs a program the
+    inventory names, and, for discovery, the names of ``ansible_interpreter_python_fallback`` in a
+    shell. ``run --dry`` runs nothing of the repository's, so it makes neither check; the run the
+    user asked for does (the control: its interpreter script runs)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    interpreter = repo / "bin" / "python"
+    interpreter.parent.mkdir()
+    interpreter.write_text(f"#!/bin/sh\ntouch '{marks}/interpreter'\nexit 1\n")
+    interpreter.chmod(0o755)
+    injected = f"nope'; touch '{marks}/fallback'; echo '"
+    (repo / "hosts.yml").write_text(
+        "all:\n  hosts:\n"
+        f"    named: {{ansible_connection: local, ansible_python_interpreter: '{interpreter}'}}\n"
+        f"    found: {{ansible_connection: local, ansible_interpreter_python_fallback: [\"{injected}\"]}}\n")
+    (repo / "site.yml").write_text("- hosts: all\n  gather_facts: false\n  tasks:\n    - command: 'true'\n")
+    env = scrubbed_env(tmp_path, PYTHONPATH=str(CHECKOUT))
+    dry = run([sys.executable, "-P", "-m", "playbook_ls", "run", "site.yml", "-i", "hosts.yml", "--dry"], repo, env)
+    assert dry.returncode == 0, str(dry)
+    assert sorted(path.name for path in marks.iterdir()) == [], str(dry)
+    asked = run([sys.executable, "-P", "-m", "playbook_ls", "run", "site.yml", "-i", "hosts.yml", "--engine", "auto"],
+                repo, env)
+    assert "interpreter" in {path.name for path in marks.iterdir()}, str(asked)
