@@ -149,6 +149,25 @@ def _outline(path: str) -> _Outline | None:
     return _Outline(text, sections)
 
 
+@cache
+def top_level_section(path: str, key: str) -> dict[str, Any] | None:
+    """The top-level mapping ``key`` of the runtime.yml at ``path`` (``action_groups``), parsed
+    from its own lines only (ansible-core's file is mostly its routing table): {} where it has none
+    or they do not load, None where the file cannot be read (ansible's
+    ``_get_collection_metadata`` fails then)."""
+    try:
+        text = files.read_text(path)
+    except (OSError, ValueError):
+        return None
+    found = re.search(rf"^{re.escape(key)}:", text, re.MULTILINE)
+    if found is None:
+        return {}
+    following = _TOP_LEVEL.search(text, found.end())
+    data = _yaml(text[found.start():following.start() if following else len(text)])
+    section = data.get(key) if isinstance(data, dict) else None
+    return section if isinstance(section, dict) else {}
+
+
 def _yaml_routing(text: str) -> dict[str, Any]:
     data = _yaml(text)
     routing = data.get("plugin_routing") if isinstance(data, dict) else None

@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from engine.plugins.routing import top_level_section
+
 BUILTIN = "ansible.builtin"
 _CORE_COLLECTIONS = frozenset({"ansible.builtin", "ansible.legacy"})
 
@@ -32,45 +34,6 @@ def _runtime_path(collection: str, collections: Any) -> str | None:
         return core.runtime if core is not None else None
     directory = collections.collection_dir(collection) if collections is not None else None
     return os.path.join(directory, "meta", "runtime.yml") if directory else None
-
-
-def _action_groups(path: str) -> dict[str, Any] | None:
-    """The ``action_groups`` of the runtime.yml at ``path`` (None when it cannot be read: ansible's
-    ``_get_collection_metadata`` raises then). Only that top-level key is parsed: ansible-core's
-    own file is mostly its routing table."""
-    from engine.parsing.yaml_compose import parse_yaml
-
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError):
-        return None
-    start = text.find("action_groups:")
-    if start < 0:
-        return {}
-    if start > 0 and text[start - 1] != "\n":
-        start = text.find("\naction_groups:")
-        if start < 0:
-            return {}
-        start += 1
-    end = len(text)
-    for offset, line in _lines_after(text, start):
-        if line and not line[0].isspace() and not line.startswith("#"):
-            end = offset
-            break
-    loaded = parse_yaml(text[start:end], path)
-    data = loaded.data if loaded.error is None else None
-    groups = data.get("action_groups") if isinstance(data, dict) else None
-    return groups if isinstance(groups, dict) else {}
-
-
-def _lines_after(text: str, start: int) -> Any:
-    offset = text.find("\n", start)
-    while offset >= 0:
-        offset += 1
-        following = text.find("\n", offset)
-        yield offset, text[offset:following if following >= 0 else len(text)]
-        offset = following
 
 
 def _member_is_engine_module(member: str, collections: Any) -> bool:
@@ -99,7 +62,7 @@ def group_reaches_engine_modules(group: str, collections: Any, mandatory: bool =
         return False
     seen.add(full)
     path = _runtime_path(collection, collections)
-    groups = _action_groups(path) if path else None
+    groups = top_level_section(path, "action_groups") if path else None
     members = None if groups is None else groups.get(full, groups.get(full[len(collection) + 1:]))
     if not isinstance(members, list):
         return None if mandatory else False

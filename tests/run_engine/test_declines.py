@@ -426,3 +426,26 @@ def test_an_action_group_is_declined_only_where_its_defaults_may_reach_a_module_
         task = f"    - debug: {{msg: x}}\n      module_defaults:\n        group/{group}: {{}}\n"
         declined = _declined(tmp_path, task)
         assert [f"module_defaults for the action group {group}" in problem for problem in declined] == [True], group
+
+
+def test_an_action_group_in_a_runtime_file_that_cannot_be_read_is_declined_without_waiting(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A collection's ``meta/runtime.yml`` that is a FIFO is read as no file (bounded, never a
+    blocking read): its group does not resolve, which stops ansible's load, so the run is declined."""
+    import os
+    import threading
+
+    _install(tmp_path / "installed", monkeypatch)
+    runtime = tmp_path / "installed" / "ansible_collections" / "acme" / "cloud" / "meta" / "runtime.yml"
+    runtime.parent.mkdir(parents=True)
+    os.mkfifo(runtime)
+    found: list[list[str]] = []
+    reader = threading.Thread(target=lambda: found.append(_declined(
+        tmp_path, "    - debug: {msg: x}\n      module_defaults:\n        group/acme.cloud.cloud: {}\n")), daemon=True)
+    reader.start()
+    reader.join(60)
+    if reader.is_alive():  # the blocked reader is left behind; a writer ends it
+        with open(runtime, "w"):
+            pass
+    assert found, "reading the runtime.yml FIFO blocked"
+    assert ["module_defaults for the action group acme.cloud.cloud" in problem for problem in found[0]] == [True]
