@@ -265,38 +265,40 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
                 name not in tests and _short(name) not in tests and _ansible_has(name, CORE_TESTS)
             if lacking and not (kind == "test" and collection_missing(name, collections)):
                 found.setdefault(f"{kind} {name}", place(line))
+    values: list[tuple[list[str], str | None]] = []  # what the run's values may come from, read once
+
+    def value_sources() -> tuple[list[str], str | None]:
+        if not values:
+            values.append(value_texts(book, tasks, inventory_sources, extra_vars or {}))
+        return values[0]
+
     if url_lookup is not False:
-        for setting in _url_settings(book, tasks, inventory_sources, extra_vars or {}):
+        for setting in _url_settings(*value_sources()):
             found.setdefault(f"the url lookup's {setting}", url_lookup)
     if (given := json_query_given(book, cache)) is not None:
-        for what in _json_query_given_declines(book, tasks, inventory_sources, extra_vars or {}):
+        for what in _json_query_given_declines(*value_sources()):
             found.setdefault(what, given[0])
     return list(found.items())
 
 
-def _json_query_given_declines(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
-                               extra_vars: Mapping[str, Any]) -> list[str]:
+def _json_query_given_declines(texts: list[str], unread: str | None) -> list[str]:
     """For a ``json_query`` whose expression a variable or an expression gives: the functions the
     engine declines (engine.templating.filters.json_query) that what the run's values may come
-    from calls (the playbook's and roles' files, the inventory's sources, the variables files, the
-    extra vars)."""
+    from calls (``texts``, :func:`value_texts`; ``unread``: why not all of it was read)."""
     from engine.templating.filters.json_query import declined_calls
 
-    texts, unread = value_texts(book, tasks, inventory_sources, extra_vars)
     found = [f"json_query of an expression a variable gives ({unread} may call a function the engine declines)"] \
         if unread else []
     return found + list(dict.fromkeys(f"json_query's {function}() in an expression a variable gives"
                                       for text in texts for function in declined_calls(text)))
 
 
-def _url_settings(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
-                  extra_vars: Mapping[str, Any]) -> list[str]:
+def _url_settings(texts: list[str], unread: str | None) -> list[str]:
     """The url lookup's settings the engine declines (engine.run.url_lookup.declined_settings),
-    named in the playbook's and roles' files, the inventory's sources, the variables files or the
-    extra vars (a file that cannot be read names any)."""
+    named in what the run's values may come from (``texts``, :func:`value_texts`; a file that could
+    not be read, ``unread``, names any)."""
     from engine.run.url_lookup import declined_settings
 
-    texts, unread = value_texts(book, tasks, inventory_sources, extra_vars)
     return [f"settings ({unread} may name them)"] if unread else declined_settings(texts)
 
 
