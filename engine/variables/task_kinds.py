@@ -21,6 +21,10 @@ ASSERT = kw._family("assert")
 FAIL = kw._family("fail")
 SHAPED = DEBUG | SET_FACT | ASSERT | FAIL
 """Actions whose result's shape is known: one of whose values only the run knows keeps the others."""
+MODEL_RESULTS = SHAPED | INCLUDE_VARS
+"""Actions whose result the model builds itself, as ansible's action plugins do."""
+NO_MODULE_RESULT = MODEL_RESULTS | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE
+"""Actions whose result is no module's (what ``changed_when`` and ``failed_when`` decide of a module's)."""
 DECIDED_FAILURE = SHAPED | INCLUDE_VARS | kw.META | kw.INCLUDE_TASKS | kw.IMPORT_TASKS | kw.INCLUDE_ROLE | \
     kw.IMPORT_ROLE | kw.CHANGES_INVENTORY | kw._family("set_stats")
 """Actions that fail only as their arguments and conditions say (the controller's own, read by the
@@ -45,7 +49,7 @@ def known_shape(task: Task) -> bool:
     whose ``failed`` a templated ``ignore_errors`` decides (:func:`errors_stop`)."""
     from engine.templating.templar import is_template
 
-    return task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL or loop_of(task) is not None or \
+    return task.action in MODEL_RESULTS or loop_of(task) is not None or \
         changed_when_of(task) is not None or is_template(getattr(task.effective("ignore_errors"), "value", None))
 
 
@@ -65,7 +69,7 @@ def changed_when_of(task: Task, looped: bool = False, unregistered: bool = False
         raw = True  # command, shell and raw always report a change (outside check mode)
     if not (isinstance(register, str) or looped or unregistered) or raw is None or \
             (loop_of(task) is not None) != looped or data.get("async") or \
-            task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
+            task.action in NO_MODULE_RESULT:
         return None
     conditions = raw if isinstance(raw, list) else [raw]
     for condition in conditions:
@@ -107,7 +111,7 @@ def failed_when_decides(task: Task) -> bool:
     ``async`` gives its ``failed`` (where its conditions are known and do not read the result)."""
     data = task.data if isinstance(task.data, Mapping) else {}
     return "failed_when" in data and not data.get("async") and loop_of(task) is None and \
-        task.action not in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE
+        task.action not in NO_MODULE_RESULT
 
 
 def module_succeeds(task: Task, looped: bool = False, stops: bool = True) -> bool:
@@ -119,8 +123,7 @@ def module_succeeds(task: Task, looped: bool = False, stops: bool = True) -> boo
     is the run's."""
     data = task.data if isinstance(task.data, Mapping) else {}
     return stops and "failed_when" not in data and not data.get("async") and (loop_of(task) is not None) == looped and \
-        task.action not in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
-        kw.IMPORT_TASKS | kw.IMPORT_ROLE | kw.META
+        task.action not in NO_MODULE_RESULT | kw.IMPORT_TASKS | kw.IMPORT_ROLE | kw.META
 
 
 def errors_stop(task: Task, templar: Templar | None, recovered: bool) -> bool:

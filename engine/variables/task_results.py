@@ -45,6 +45,7 @@ from engine.variables.task_kinds import (
     ASSERT,
     DEBUG,
     FAIL,
+    MODEL_RESULTS,
     SHAPED,
     changed_when_of,
     errors_stop,
@@ -221,7 +222,7 @@ def _item_result(task: Task, scope: Mapping[str, Any], templar: Templar, index: 
     and, for a command or shell outside check mode, that it has no ``skipped`` (the module sets
     one only in check mode); the module's own keys are the run's. Other actions: all the run's.
     ``stops``: a failure of it stops the host (:func:`errors_stop`)."""
-    if task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL:
+    if task.action in MODEL_RESULTS:
         return RuntimeValue(f"the result of item {index + 1} of {label}")
     absent: frozenset[str] = frozenset()
     known = _item_keys(scope)
