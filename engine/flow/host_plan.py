@@ -32,8 +32,16 @@ from engine.flow.host_meta import (
     task_conditions,
 )
 from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
-from engine.flow.outcomes import distinct
+from engine.flow.include_item_stops import (
+    before_the_stop,
+    cut_items,
+    first_loaded,
+    looping_includes,
+    may_stop_later_items,
+    unsure_stop,
+)
 from engine.flow.removed_hosts import RemovedHosts
+from engine.flow.role_uses import ROLE_REASONS, RoleUses
 from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, runs_once
 from engine.flow.stopped_hosts import StoppedHosts
 from engine.loading.keywords import META
@@ -117,7 +125,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts)
     selected = play_plan.selected_ids()
     signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-    roles = _RoleUses()
+    roles = RoleUses()
     stopping: dict[str, tuple[str, bool]] = {}
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
     cleared: set[str] = set()  # failed hosts a clear_host_errors puts back in the later plays
@@ -198,7 +206,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                                 _again(plan, play_plan, task, conditions, batches, signatures, removed))
         roles.note(task, outcomes)
         if loop_include is not None and _may_fail(task):
-            _may_stop_later_items(looped, id(loop_include), planned, outcomes)
+            may_stop_later_items(looped, id(loop_include), planned, outcomes)
         if runtime.follows(task):
             loaded, failing = runtime.expand(task, outcomes, includers, where(planned))
             outcomes.update(failing)
@@ -235,12 +243,12 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                     and not blocks.resumes(host):  # an always section after the failure, at its item, runs
                 found = task_outcomes(plan, play_plan, task, conditions, batches, signatures,
                                       [h for h in play_plan.hosts if h.name == host], removed)[host]
-                found = planned.hosts[host] = _before_the_stop(
+                found = planned.hosts[host] = before_the_stop(
                     _through_includes({host: found}, [includes[id(include)].hosts for include in includers
                                                       if id(include) in includes])[host], stop[1],
-                    sum(map(includer_loops, includers)) > _looping_includes(play, stop[2].task))
+                    sum(map(includer_loops, includers)) > looping_includes(play, stop[2].task))
                 if found.outcome == DEPENDS and stop[1] is not None and _may_fail(task):  # at an earlier item
-                    _unsure_stop(looped, stop[2], host, planned)
+                    unsure_stop(looped, stop[2], host, planned)
                     item_stops[host] = (stop[0], None, stop[2])
                 continue
             if host in failed and host not in blocks.resuming:
@@ -272,8 +280,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 # no rescue takes over, or one around the include does: the file stops at that item
                 if loop_include is not None and (effect is not None and effect[1] or
                                                  effect is None and host in blocks.followed and outcome.items):
-                    ran = len(outcome.items) if outcome.items else _first_loaded(looped, id(loop_include), host)
-                    _cut_items(looped, id(loop_include), host, ran, planned)
+                    ran = len(outcome.items) if outcome.items else first_loaded(looped, id(loop_include), host)
+                    cut_items(looped, id(loop_include), host, ran, planned)
                     loaded = tuple(not each.unreported for each in outcome.items[:-1]) if outcome.items else \
                         (False,) * (ran - 1)
                     item_stops[host] = (id(loop_include), loaded, planned)
@@ -322,7 +330,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
         if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task) or \
-                any(o.reason in _ROLE_REASONS for o in planned.hosts.values()):
+                any(o.reason in ROLE_REASONS for o in planned.hosts.values()):
             # a handler its when skips was reached (its register keeps the skipped result); a meta
             # action its when skips ended nothing
             reached = not ends_in_batch(planned.task)
@@ -357,64 +365,7 @@ def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches
                                          batches, signatures)
 
 
-class _RoleUses:
-    """``Role.has_run`` in three values (engine.flow.role_runs): an equal use of a role that has run on
-    a host is left out there; when whether it ran depends on the run, so does the later use."""
-
-    def __init__(self) -> None:
-        from engine.flow.role_runs import RoleRuns
-
-        self.runs = RoleRuns()
-        self.maybe_had: dict[tuple[Any, ...], set[str]] = {}
-        self.maybe_completed: dict[tuple[Any, ...], set[str]] = {}
-
-    def outcomes(self, task: Task, outcomes: dict[str, HostOutcome]) -> dict[str, HostOutcome]:
-        """``outcomes`` with the role's verdict where it has one."""
-        role = task.role
-        assert role is not None
-        found = dict(outcomes)
-        if task.handler or role.allow_duplicates:  # never left out (RoleRuns.skips)
-            return found
-        key = self.runs.key(role)
-        ran, maybe = self.runs.completed.get(key, set()), self.maybe_completed.get(key, set())
-        for host in ran.intersection(found) if ran else ():  # (the hosts' places kept: values replaced)
-            found[host] = _ROLE_RAN
-        for host in maybe.difference(ran).intersection(found) if maybe else ():
-            found[host] = _ROLE_MAYBE_RAN
-        return found
-
-    def note(self, task: Task, outcomes: Mapping[str, HostOutcome]) -> None:
-        """The task's outcomes, once the includes around it and the ended hosts decided them, as
-        the role's runs (a task its skipped include never loads runs nothing of the role)."""
-        if task.role is None or task.action in META:  # the strategy runs a meta task itself: no result
-            return
-        key = self.runs.key(task.role)
-        kinds = {id(outcome): outcome.outcome for outcome in distinct(outcomes)}
-        ran = [host for host, outcome in outcomes.items() if kinds[id(outcome)] in (RUNS, FAILS)]
-        if ran:
-            self.runs.had_task_run.setdefault(key, set()).update(ran)  # (RoleRuns.task_done, host by host)
-        maybe = [host for host, outcome in outcomes.items() if kinds[id(outcome)] == DEPENDS]
-        if maybe:
-            self.maybe_had.setdefault(key, set()).update(maybe)
-
-    def passed(self, task: Task, hosts: list[str]) -> None:
-        """An implicit task reached: a role's ``role_complete`` marks it run where a task of it ran."""
-        if task.role is None or task.action not in META or not isinstance(task.args, dict) or \
-                task.args.get("_raw_params") != "role_complete":
-            return
-        key = self.runs.key(task.role)
-        for host in hosts:
-            self.runs.role_complete(task, host)
-            if host in self.maybe_had.get(key, ()) and host not in self.runs.completed.get(key, ()):
-                self.maybe_completed.setdefault(key, set()).add(host)
-
-
 _NONE_OUT: Mapping[str, bool | str] = {}
-_ROLE_RAN = HostOutcome(SKIPPED, "its role already ran on this host (an equal use earlier in the play; "
-                                 "allow_duplicates is false)", True)
-_ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role earlier in the play ran no task "
-                                       "on this host")
-_ROLE_REASONS = frozenset({_ROLE_RAN.reason, _ROLE_MAYBE_RAN.reason})
 
 
 def _through_includes(outcomes: dict[str, HostOutcome],
@@ -479,76 +430,6 @@ def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str,
             failed.setdefault(host, stop)
 
 
-def _first_loaded(looped: list[tuple[PlannedTask, int]], include: int, host: str) -> int:
-    """How many runs of the include's items a failure at the first item it loads on ``host``
-    leaves to the include's tasks before it: up to that item (as their items tell)."""
-    for planned, around in looped:
-        outcome = planned.hosts.get(host)
-        if around == include and outcome is not None and outcome.items:
-            return next((index for index, each in enumerate(outcome.items) if not each.unreported), 0) + 1
-    return 1
-
-
-def _cut_items(looped: list[tuple[PlannedTask, int]], include: int, host: str, runs: int,
-               failing: PlannedTask) -> None:
-    """A task of a looping include fails ``host`` at the include's ``runs``-th run: the tasks of
-    the include planned before it ran up to that item only, not the later ones their ``items`` list."""
-    for planned, around in looped:
-        outcome = planned.hosts.get(host)
-        if planned is failing or around != include or outcome is None or not outcome.items:
-            continue
-        planned.hosts[host] = _kept(outcome.items[:runs], "up to the item where the host stops")
-
-
-def _kept(items: tuple[HostOutcome, ...], why: str) -> HostOutcome:
-    """A task's outcome at the first ``items`` of its looping include, the later ones not run."""
-    at = [str(number) for number, each in enumerate(items, 1) if each.outcome == RUNS]
-    if all(each.unreported for each in items):
-        return HostOutcome(SKIPPED, f"not run: {why}", True)
-    if not at:
-        return HostOutcome(SKIPPED, f"at each item {why}", items=items)
-    return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)}, {why}", items=items)
-
-
-def _looping_includes(play: Play, task: Task) -> int:
-    """How many looping includes load ``task`` (a task under two runs once per item of both)."""
-    from engine.variables.play_order import play_order
-
-    return sum(map(includer_loops, play_order(play).includers.get(id(task), [])))
-
-
-def _before_the_stop(outcome: HostOutcome, loaded: tuple[bool, ...] | None, nested: bool) -> HostOutcome:
-    """The outcome of a task of a looping include after (in its file) the one that failed the host
-    at an item: its runs before that item (``loaded``: where the include loaded the file; None:
-    where the host stops is the run's), where the host went on."""
-    why = "before the item where the host stops"
-    if loaded is None:
-        return HostOutcome(DEPENDS, "after a task of its include that stops the host at an item only the run knows")
-    if not any(loaded):
-        return HostOutcome(SKIPPED, "not run: the host stops at the first item its include loads", True)
-    if nested:  # its runs are those of the items of an include inside: not cut here
-        return HostOutcome(DEPENDS, f"{why}: in a looping include inside, the run's to place")
-    if outcome.items is not None:
-        kept = outcome.items[:len(loaded)]
-        if any(each.outcome in (FAILS, DEPENDS) for each in kept):
-            return HostOutcome(DEPENDS, f"{why}: whether it stops the host at an earlier item is the run's")
-        return _kept(kept, why)
-    if outcome.outcome in (FAILS, DEPENDS):
-        return HostOutcome(DEPENDS, f"{why}: {outcome.reason}")
-    return replace(outcome, reason=", ".join(filter(None, [outcome.reason, why])))
-
-
-def _unsure_stop(looped: list[tuple[PlannedTask, int]], failing: PlannedTask, host: str, later: PlannedTask) -> None:
-    """A task after ``failing`` in their looping include's file may stop ``host`` at an earlier item
-    than the one ``failing`` fails at: ``failing`` then depends, and the include's tasks' runs
-    after the first item with it."""
-    around = next(include for planned, include in looped if planned is failing)
-    first = failing.hosts[host]
-    failing.hosts[host] = unsure = HostOutcome(DEPENDS, f"{first.reason}, unless {later.name!r} ({where(later)}) "
-                                                        "stops the host at an earlier item")
-    _may_stop_later_items(looped, around, later, {host: unsure})
-
-
 def _notified_batches(task: Task, batches: list[list[str]], heard: Notifications,
                       running: list[Any]) -> list[list[str]]:
     """The batches a ``run_once`` handler picks its host from: the strategy runs a handler on the
@@ -572,26 +453,6 @@ def _may_fail(task: Task) -> bool:
     from engine.loading import keywords as kw
 
     return task.action in kw.FAIL | kw.ASSERT or isinstance(task.data, Mapping) and "failed_when" in task.data
-
-
-def _may_stop_later_items(looped: list[tuple[PlannedTask, int]], include: int, planned: PlannedTask,
-                          outcomes: Mapping[str, HostOutcome]) -> None:
-    """A task of a looping include that may fail a host at one of its items (depends): the tasks of
-    the include planned before it run their later items only if it did not fail the host earlier."""
-    name = f"{planned.name!r} ({where(planned)})"
-    for host, outcome in outcomes.items():
-        if outcome.outcome != DEPENDS:
-            continue
-        for earlier, around in looped:
-            found = earlier.hosts.get(host)
-            if earlier is planned or around != include or found is None or not found.items:
-                continue
-            first = next((index for index, each in enumerate(found.items) if not each.unreported), len(found.items))
-            items = tuple(each if index <= first or each.outcome != RUNS else
-                          HostOutcome(DEPENDS, f"at item {index + 1}: runs only if {name} did not fail the host at "
-                                               "an earlier item")
-                          for index, each in enumerate(found.items))
-            earlier.hosts[host] = replace(found, items=items)
 
 
 @lru_cache(maxsize=4096)
