@@ -12,18 +12,15 @@ from collections.abc import Mapping
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
-from engine.config import inject_facts_as_vars
 from engine.flow.block_names import block_name_templated
 from engine.flow.conditions import OperandFailure, Unknown, decide, operand_failure, parse
 from engine.flow.host_classes import by_class
+from engine.flow.host_needs import INCLUDE_ITEM, HostNeeds
 from engine.flow.host_reading import (
     include_loop_names,
-    include_set_names,
     per_host_vars_files,
     reads_any,
-    runs_setup,
     short,
-    strings,
 )
 from engine.flow.include_items import per_include_item
 from engine.flow.loops import loop_of
@@ -34,29 +31,17 @@ from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import ONCE_PER_BATCH, check_mode, run_once_hosts
 from engine.flow.shared_outcomes import (
     _HOST_IDENTITY,
-    _SAME_ON_EVERY_HOST,
-    _SET_PER_HOST,
-    _ReadsMore,
     _SharedOutcomes,
 )
 from engine.loading import keywords as kw
 from engine.templating.read_names import names_recorded, recording
-from engine.variables import host_answers as answers
 from engine.variables.failing import templated_arguments
-from engine.variables.raw import looks_like_fact
 from engine.variables.setter_classes import share_setters
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
     from engine.loading.model import Task
-    from engine.variables.task_variables import Resolved, TaskVariables
-
-# names whose values the run may change behind any static reading of them (a failure a rescue
-# section takes over sets the ansible_failed_* ones, for the rest of the run)
-_RUN_FILLED = answers.RESCUE | {"vars"}
-_NOWHERE = "defined nowhere on the way to this task"
-
 
 _RUNS = HostOutcome(RUNS)  # shared: most tasks run everywhere, and a plan may hold a million outcomes
 
@@ -127,52 +112,18 @@ def _walks_a_dir(task: Task) -> bool:
     return task.action in INCLUDE_VARS and isinstance(task.args, Mapping) and "dir" in task.args
 
 
-_INCLUDE_ITEM = "an item of the looping include"
 # a value templated with the item of a looping include (its vars: engine.variables.report)
 _INCLUDE_VALUE = "items: pick one)"
 
 
 
-class _HostTask:
+class _HostTask(HostNeeds):
     """One task on one host: its conditions and loop against the host's variables at the task."""
-
-    def __init__(self, plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> None:
-        self.plan, self.play_plan, self.host, self.task = plan, play_plan, host, task
-        self._variables: TaskVariables | None = None
-        self._resolved: dict[str, Resolved] = {}
-        self._unknown: dict[str, str | None] = {}
-        self._overrides: dict[str, Any] = {}
-        self._rebound = False
-        cached = getattr(plan, "facts", {}).get(host.name)
-        self._facts: dict[str, Any] | None = cached.variables(inject_facts_as_vars()) if cached else None
-        self.touched: set[str] = set()
-        """Every name the outcome read, also through the templates of values."""
-        self.set_per_host: set[str] = set()
-        """The names read whose values tasks may set on each host (:data:`_SET_PER_HOST`)."""
-        self.facts_read: set[str] = set()
-        """Those of them that are facts the run gathers, or ``ansible_*`` names nothing on the way defines (a
-        fact it may gather, or none): keyed by the host's facts, cached or where the run gathers them
-        (host_facts.facts_unknown)."""
-        self.removed: RemovedHosts | None = None
-        self._ran_once: dict[str, HostOutcome] = {}
-        self._include_item: Mapping[str, Any] | None = None
-        """The loop variables of one item of the looping include that loads the task, when the
-        outcome is read item by item (engine.flow.include_items)."""
-        self._outer: tuple[int, ...] = ()
-        """With ``_include_item``: the item's place in each looping include (the includes' vars
-        templated with it)."""
-        self._loops_touched = False
-        """Whether the names the looping includes' loops read are read already (:meth:`_touch_include_loops`)."""
-        self._loop_scopes: list[Mapping[str, Any]] | HostOutcome | None = None
-        self._scopes_shared = False
-        """Whether the loop's items read nothing of the host's identity: a rebound reading's are the same."""
-        self._identities: Identities | None = None
-        """A rebound reading's: the task's hosts, whose conditions it renders at once (engine.flow.rebound)."""
 
     def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
         found = self._outcome(conditions)
         if found.outcome == DEPENDS and self._include_item is None and \
-                (_INCLUDE_ITEM in found.reason or _INCLUDE_VALUE in found.reason):
+                (INCLUDE_ITEM in found.reason or _INCLUDE_VALUE in found.reason):
             return per_include_item(self, conditions) or found
         return found
 
@@ -301,7 +252,7 @@ class _HostTask:
                 if isinstance(value, OperandFailure):  # ansible fails the task evaluating it (an undefined name)
                     return HostOutcome(FAILS, f"its assertion `{assertion}`: {value}")
                 if isinstance(value, Unknown) and self._include_item is None and \
-                        (_INCLUDE_ITEM in value.reason or _INCLUDE_VALUE in value.reason):
+                        (INCLUDE_ITEM in value.reason or _INCLUDE_VALUE in value.reason):
                     # read item by item of the looping include around it (engine.flow.include_items)
                     return HostOutcome(DEPENDS, f"its assertion `{assertion}` needs {value.reason}")
                 if isinstance(value, Unknown):
@@ -456,140 +407,6 @@ class _HostTask:
         extra = {**self._overrides, **item}
         return templar.child(extra) if extra else templar
 
-    def _task_variables(self, names: list[str]) -> TaskVariables:
-        from engine.variables.task_variables import variables_at
-
-        wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))
-        if self._variables is None or wanted:
-            found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted, outer=self._outer)
-            self._resolved.update(found.variables)
-            self._variables = self._variables or found
-        return self._variables
-
-    def _needs(self, text: str, item: Mapping[str, Any]) -> str | None:
-        """What only the run knows that ``text`` (an expression) reads, as words; None if nothing."""
-        from engine.templating.variable_uses import names_read
-
-        names = names_read(text, expression=True)
-        if names is None:
-            return "an expression playbook-ls cannot read"
-        return self._needs_names([name for name in names if name not in item])
-
-    def _needs_value(self, value: Any, item: Mapping[str, Any]) -> str | None:
-        from engine.templating.variable_uses import names_read
-
-        names: set[str] = set()
-        for text in strings(value):
-            found = names_read(text, expression=False)
-            if found is None:
-                return "a template playbook-ls cannot read"
-            names |= found
-        return self._needs_names([name for name in names if name not in item])
-
-    def _needs_names(self, names: list[str]) -> str | None:
-        if self._rebound and not set(names) <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST:
-            raise _ReadsMore  # the first host's variables are not this host's
-        self.touched.update(names)
-        self._task_variables([name for name in names if not self._run_filled(name)])  # one lookup for all
-        reasons = [reason for name in sorted(names) if (reason := self._unknown_reason(name, 0))]
-        return "; ".join(reasons) or None
-
-    def _touch_include_loops(self) -> None:
-        """Read what the loops of the looping includes around the task read: their items are the
-        values of their loop variables, which tell hosts apart as those names do (_SharedOutcomes)."""
-        from engine.variables.play_order import play_order
-
-        if self._loops_touched:
-            return
-        self._loops_touched = True
-        for include in play_order(self.play_plan.play).includers.get(id(self.task), []):
-            loop = loop_of(include)
-            if loop is not None:
-                self._needs_value(loop[1], {})
-
-    def _set_by_a_task(self, name: str) -> bool:
-        """Whether a task of this play or an earlier one may set ``name`` on some host."""
-        from engine.variables.names_before import names_set_before
-        from engine.variables.play_order import play_order
-
-        names = names_set_before(self.plan, self.play_plan, play_order)
-        return names is None or name in names
-
-    def _unknown_reason(self, name: str, depth: int) -> str | None:
-        """Why the run alone knows ``name`` here (also through the templates its value holds)."""
-        if name in self._unknown:
-            return self._unknown[name]
-        if self._run_filled(name):
-            filled = "set when a rescue section starts" if name.startswith("ansible_failed_") else "the run fills it"
-            return f"`{name}` ({filled})"
-        if self._include_item is not None and name in self._include_item:
-            return None  # read at one item of the include (engine.flow.include_items)
-        if name in include_loop_names(self.play_plan.play, self.task):
-            self._touch_include_loops()
-            return f"`{name}`, {_INCLUDE_ITEM} that loads the task (it runs once per item)"
-        if self._include_item is None and name in include_set_names(self.play_plan.play, self.task):
-            self._touch_include_loops()  # set at each item by the include's file: read item by item
-            return f"`{name}`, set at each item by the tasks of {_INCLUDE_ITEM} that loads the task"
-        self._task_variables([name])
-        resolved = self._resolved[name]
-        if resolved.definitions and resolved.definitions[0].runtime and \
-                not getattr(resolved.definitions[0].value, "uniform", False) or \
-                not resolved.definitions and self._set_by_a_task(name):  # here undefined, elsewhere set
-            self.touched.add(_SET_PER_HOST)
-            self.set_per_host.add(name)
-            if any(definition.level == "host facts" for definition in resolved.definitions) or \
-                    not resolved.definitions and name.startswith("ansible_") or \
-                    looks_like_fact(name):  # (a fact the run may gather, or none; or one under a task's value)
-                # the run's facts, under what tasks before may set (keyed by those tasks' walk):
-                # keyed by whether and where the run gathers them (a fact named by an include_vars
-                # the run alone reads, ``{{ ansible_os_family }}.yml``, is the fact beneath it)
-                self.facts_read.add(name)
-        reason: str | None = None
-        if self.removed is not None and name in PLAY_LISTS:  # less the hosts failed or ended by now
-            value, reason = self.removed.value(name, resolved.value, self.host.name)
-            if reason is not None:
-                self._unknown[name] = reason = f"`{name}`: {reason}"
-                return reason
-            self._overrides[name] = value
-        facts_name = name == "ansible_facts"
-        if self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE) \
-                and not self._gathers_facts():  # gathering replaces cached facts with the host's own
-            self._overrides[name] = self._facts[name]  # the host's cached fact
-        elif self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE):
-            reason = f"`{name}`: cached, but gathered again (or cleared) at run time"
-        elif facts_name and resolved.unknown is None and self._gathers_facts():
-            reason = "`ansible_facts` (gathered earlier in the run)"  # the play's own {} says otherwise
-        elif resolved.unknown == _NOWHERE:
-            if name.startswith("ansible_") and self._gathers_facts():
-                reason = f"`{name}` (a fact, gathered at run time)"
-        elif resolved.unknown and resolved.kept is None:  # (a kept value: what is read of it may be known)
-            reason = f"`{name}`: {resolved.unknown}"
-        elif resolved.template is not None:
-            self._unknown[name] = None  # a value inside itself is refused by the templar itself
-            inner = self._needs_value(resolved.template, {}) if depth < 20 else "a value nested too deeply"
-            reason = f"`{name}`, which needs {inner}" if inner else None
-        self._unknown[name] = reason
-        return reason
-
-    def _run_filled(self, name: str) -> bool:
-        """Whether only the run can fill ``name`` here (``hostvars`` of another host is that host's
-        values as ``vars`` follows them: inventory, cached facts, earlier tasks, each host once)."""
-        return name in _RUN_FILLED
-
-    def _gathers_facts(self) -> bool:
-        """Whether the run may have gathered facts for the host by this play: it or a play
-        before it gathers them, or runs ``setup`` / ``gather_facts`` (facts stay for the run)."""
-        from engine.variables.sources import gathers_facts
-
-        kept = self.play_plan.__dict__.get("gathers facts by now")  # once per plan and play: it reads ansible.cfg
-        if kept is None or kept[0] is not self.plan:
-            plays = [pp.play for pp in getattr(self.plan, "plays", ())]
-            current = self.play_plan.play
-            before = plays[:plays.index(current)] if current in plays else []
-            kept = self.play_plan.__dict__["gathers facts by now"] = (
-                self.plan, any(gathers_facts(play) or runs_setup(play) for play in [*before, current]))
-        return kept[1]  # type: ignore[no-any-return]
-
     def _values_of(self, condition: Any, item: Mapping[str, Any]) -> str:
         """`: name = value (where it is set), ...` for the names the condition reads."""
         from engine.templating.templar import conditional_expression
@@ -626,4 +443,4 @@ def include_args_need(plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -
     on ``host``, as words; None when they are known before the run."""
     args = {key: value for key, value in task.args.items() if key != "apply"} if isinstance(task.args, Mapping) \
         else task.args
-    return _HostTask(plan, play_plan, host, task)._needs_value(args, {})
+    return HostNeeds(plan, play_plan, host, task)._needs_value(args, {})
