@@ -21,10 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
 from engine.flow.batches import play_batches as play_batches
-from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered
-from engine.variables.include_item_order import kept_item_keys
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -286,14 +284,14 @@ def inventory_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
     key = (groups_key, tuple(names))
     groups_part = kept.get(key) if groups_key is not None else None
     if groups_part is None:
-        groups_part = tuple((name, layer.label, _frozen(layer.values[name]))
+        groups_part = tuple((name, layer.label, frozen(layer.values[name]))
                             for name in names for layer in layers[:shared or 0] if name in layer.values)
         if groups_key is not None:
             kept[key] = groups_part
     own = [layer for layer in layers[shared or 0:] if any(name in layer.values for name in names)]
     if not own:
         return groups_part, None, []
-    values = [(name, layer, _frozen(layer.values[name])) for name in names for layer in own if name in layer.values]
+    values = [(name, layer, frozen(layer.values[name])) for name in names for layer in own if name in layer.values]
     return (groups_part + tuple((name, layer.label, value) for name, layer, value in values),
             (groups_part, tuple((name, layer.level, value) for name, layer, value in values)) if shared is not None
             else None,
@@ -356,12 +354,12 @@ def inventory_twins(plan: Plan, play_plan: PlayPlan, task: Task | None, twin: An
     return members[1].get(twin, [])  # type: ignore[no-any-return]
 
 
-def _frozen(value: Any, depth: int = 0) -> Any:
+def frozen(value: Any, depth: int = 0) -> Any:
     """``value`` as a hashable key that tells 1, 1.0, True and "1" apart."""
     if isinstance(value, Mapping) and depth < 50:
-        return ("dict", tuple(sorted(((str(k), _frozen(v, depth + 1)) for k, v in value.items()), key=repr)))
+        return ("dict", tuple(sorted(((str(k), frozen(v, depth + 1)) for k, v in value.items()), key=repr)))
     if isinstance(value, list | tuple) and depth < 50:
-        return ("list", tuple(_frozen(item, depth + 1) for item in value))
+        return ("list", tuple(frozen(item, depth + 1) for item in value))
     if isinstance(value, str | int | float | bool | None):
         return (type(value).__name__, value)
     return ("repr", repr(value))
@@ -372,9 +370,10 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     """Every level that sets variables for ``task`` on ``host`` (lowest first, the magic
     variables last), and the magic variables (``hostvars`` among them, which no layer shows).
     ``outer``: the item of each looped include around the task this run is under
-    (:func:`include_loop_runs`)."""
+    (engine.variables.include_runs.include_loop_runs)."""
     from engine.variables.followed_hostvars import FollowedHostVars
     from engine.variables.host_runtime import Follower
+    from engine.variables.include_runs import include_item_order
 
     scope = _scope(plan, play_plan, task, occurrence, host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
@@ -396,6 +395,7 @@ def task_effects(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurr
     """What the ``occurrence``-th run of ``task`` (outside a looped include) sets on ``host`` and
     whether it reports a change, as the values at the tasks after it have it."""
     from engine.variables.host_runtime import Follower
+    from engine.variables.include_runs import include_item_order
 
     return Follower(plan, play_order, templar_at, include_item_order).effects_of(play_plan, host, task, occurrence)
 
@@ -428,6 +428,7 @@ def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                  outer: tuple[int, ...] | None) -> list[Layer]:
     """The item variables of the looped includes around ``task`` at the ``outer`` items (None:
     none; an item not given, or -1, an item whose place only the run knows: unknown, with why)."""
+    from engine.variables.include_runs import include_templar
     from engine.variables.loop_vars import includer_loops, loop_names, loop_scopes
 
     if task is None or outer is None:
@@ -436,7 +437,7 @@ def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     layers = []
     for position, include in enumerate(loops):
         index = outer[position] if position < len(outer) else None
-        scopes = loop_scopes(include, _include_templar(plan, play_plan, host, include, task, 0, outer[:position]))
+        scopes = loop_scopes(include, include_templar(plan, play_plan, host, include, task, 0, outer[:position]))
         if isinstance(scopes, list) and index is not None and 0 <= index < len(scopes):
             layers.append(_loop_layer(include, scopes[index], index))
             continue
@@ -482,136 +483,6 @@ def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, o
     return static_templar(_raw_over(plan, play_plan, host, [*layers, *items], magic) if items else raw, magic)
 
 
-def _skips(plan: Plan, play_plan: PlayPlan, host: Host, include: Task) -> bool:
-    """Whether the ``when`` of ``include`` (an include around a task, no loop around it) is
-    false on ``host`` before the run: the include loads nothing there, and the task does not run."""
-    conditions = [condition.value for condition in include.effective_when()]
-    if not conditions or include.action not in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
-        return False
-    templar = templar_at(plan, play_plan, host, include)
-    for condition in conditions:
-        try:
-            if templar.evaluate(condition) is False:
-                return True
-        except Exception:  # noqa: BLE001 - a condition only the run decides: the task may run
-            return False
-    return False
-
-
-def _include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task, task: Task, occurrence: int,
-                     outer: tuple[int, ...] = ()) -> Any:
-    """The templar a looped ``include`` around ``task`` templates its items with on ``host`` (at the
-    ``outer`` items of the looped includes around it): the include's own, where it is in the play's
-    order (else, an include the order does not hold, the task's without the items)."""
-    if id(include) in play_order(play_plan.play).positions:
-        return templar_at(plan, play_plan, host, include, 0, outer or None)
-    return templar_at(plan, play_plan, host, task, occurrence, None)
-
-
-def loaded_here(play_plan: PlayPlan, task: Task, host: Host) -> bool:
-    """Whether ``task`` is one ``host`` loads: not a copy of a file a per-host include loads on
-    other hosts only (a handler is the play's once loaded)."""
-    loaded_on = play_order(play_plan.play).loaded_on.get(id(task))
-    return loaded_on is None or host.name in loaded_on or task.handler
-
-
-def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0
-                      ) -> list[tuple[int, ...]]:
-    """The runs of ``task`` that looped includes around it make on ``host``, in run order: one per
-    item of each of them, the outermost's items known before the run in the order the host runs
-    them, each inner one's items as templated at that outer item (``()``: a single run; -1: an
-    item only the run places). A task the loader copied once per item of a loop written out (a
-    static include's children) runs only at its own item of that loop."""
-    from engine.variables.loop_vars import copy_items, includer_loops, inner_item_runs, last_item_only, loop_length
-
-    if not loaded_here(play_plan, task, host):
-        return []
-    includers = play_order(play_plan.play).includers.get(id(task), [])
-    loops = [include for include in includers if includer_loops(include)]
-    if not loops:
-        # a handler an include_role brings is the play's once the include loads it on any host: it
-        # runs wherever it is notified, a host the include skipped too (with that include's vars)
-        hosts = play_plan.hosts if task.handler else [host]
-        skipped = any(all(_skips(plan, play_plan, other, include) for other in hosts) for include in includers)
-        return [] if skipped else [()]
-    order = include_item_order(plan, play_plan, host, task, loops[0], occurrence)
-    if not order:  # as many runs as items, where only their order is the run's
-        count = loop_length(loops[0], _include_templar(plan, play_plan, host, loops[0], task, occurrence)) \
-            if order is None else None
-        return [(-1,)] * (count or 1)
-    own = copy_items(task, loops)
-    runs = [(index,) for index in order if own[0] is None or index == own[0]]
-    if last_item_only(task, loops):
-        runs = runs[-1:]
-    return inner_item_runs(partial(templar_at, plan, play_plan, host), loops, runs, own)
-
-
-def _item_loads(templar: Any, include: Task) -> bool:
-    """Whether an item of a looped include loads its file on the host (``templar``: the host's at
-    the include, with the item): not where its ``when`` is false; unknown conditions may load it."""
-    for condition in include.effective_when():
-        try:
-            if templar.evaluate(condition.value) is False:
-                return False
-        except Exception:  # noqa: BLE001 - a condition only the run decides
-            continue
-    return True
-
-
-def run_order_key(play_plan: PlayPlan, task: Task, occurrence: int, outer: tuple[int, ...]) -> tuple[Any, ...]:
-    """Where a run of ``task`` (at the ``outer`` items) comes in the host's run of the play: the
-    runs under one looped include go item by item, whichever copy of the file holds the task."""
-    from engine.variables.loop_vars import includer_loops
-
-    order = play_order(play_plan.play)
-    positions = order.positions.get(id(task), [0])
-    own = positions[min(occurrence, len(positions) - 1)]
-    loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)]
-    start = order.positions.get(id(loops[0]), [own])[0] if loops else own
-    return (start, outer, own)
-
-
-ORDERED_HOSTS = 50
 """Hosts whose looped include items are compared to order a host's runs (more: in item order)."""
 
 
-def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, include: Task,
-                       occurrence: int = 0) -> list[int] | None:
-    """The order ``host`` runs the items of the looped ``include`` in (None: its items only the
-    run knows; -1 for each when their order is the run's). ansible loads one file per distinct
-    (file, item variables), in the order the hosts' results come in, which is the run's
-    (``IncludedFile.process_include_results``), a host joining an earlier host's equal one: a
-    host's items equal to another host's, other than the first ones in the same order, may run
-    in another order."""
-    from engine.variables.loop_vars import loop_scopes
-
-    def keys(of: Host) -> list[Any] | None:
-        # ansible templates the items once, at the include, with what the host has there: not with
-        # what the included tasks set from item to item (each host's once: engine.variables.include_item_order);
-        # each with whether it loads there: an item its `when` skips gives no included file
-        def made() -> list[Any] | None:
-            templar = _include_templar(plan, play_plan, of, include, task, occurrence)
-            scopes = loop_scopes(include, templar)
-            if not isinstance(scopes, list):
-                return None
-            return [(_frozen(scope), _item_loads(templar.child(dict(scope)), include)) for scope in scopes]
-
-        return kept_item_keys(plan, play_plan, of, include, made)
-
-    found = keys(host)
-    if found is None:
-        return None
-    mine = [key for key, _loads in found]
-    ambiguous = [-1] * len(mine)  # the results' order (which host's comes first) decides: the run's
-    if len(set(mine)) < len(mine):
-        return ambiguous
-    loaded = [key for key, loads in found if loads]
-    own = set(loaded)
-    for other in play_plan.hosts[:ORDERED_HOSTS]:
-        theirs = keys(other) if other.name != host.name else None
-        if not theirs:
-            continue
-        common = [key for key, loads in theirs if loads and key in own]
-        if common != loaded[: len(common)]:  # an earlier host's result would move this host's items
-            return ambiguous
-    return list(range(len(mine)))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.values import Pending, settled, unknown_as_shown
 from engine.variables.raw import looks_like_fact, runtime_reason, wild_layer
-from engine.variables.report import _frozen, _loop_layer, _loop_layers, _raw_over, layers_at, static_templar
+from engine.variables.report import _loop_layer, _loop_layers, _raw_over, frozen, layers_at, static_templar
 from engine.variables.sources import Definition, Layer, RuntimeValue, definitions, is_runtime
 
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ def _per_item(runs: list[TaskVariables]) -> TaskVariables:
     for name, first in list(result.variables.items()):
         each = [run.variables[name] for run in runs]
         if any(other.unknown != first.unknown or (other.value is not first.value
-                                                  and _frozen(other.value) != _frozen(first.value))
+                                                  and frozen(other.value) != frozen(first.value))
                for other in each[1:]):
             defs = [replace(d, label=d.label.partition(" of ")[2] or d.label) if d.level == "loop item" else d
                     for d in first.definitions]  # "item 1 of the loop of task X": the loop of task X

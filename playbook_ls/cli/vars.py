@@ -80,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
     from engine.inventory.data import InventoryError
     from engine.parsing.source import SourceCache
     from engine.variables.host_includes import load_host_includes
-    from engine.variables.report import loaded_here, task_runs, tasks_in_order
+    from engine.variables.include_runs import loaded_here
+    from engine.variables.report import task_runs, tasks_in_order
     from engine.variables.task_variables import variables_at
 
     cache = SourceCache.for_command()

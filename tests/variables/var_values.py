@@ -15,7 +15,8 @@ from ansible_tools import read_case  # noqa: E402
 
 from engine.flow.plan import RunOptions, make_plan  # noqa: E402
 from engine.variables.host_includes import load_host_includes  # noqa: E402
-from engine.variables.report import include_loop_runs, run_order_key, task_runs  # noqa: E402
+from engine.variables.include_runs import include_loop_runs, run_order_key  # noqa: E402
+from engine.variables.report import task_runs  # noqa: E402
 from engine.variables.task_variables import variables_at
 
 if TYPE_CHECKING:
