@@ -12,7 +12,7 @@ from engine.templating.bounds import apart
 from engine.variables.failed_hosts import others_read
 from engine.variables.host_answers import others_alike
 from engine.variables.host_facts import facts_layer, facts_unknown
-from engine.variables.host_runtime import _memo
+from engine.variables.host_runtime import followed_memo
 from engine.variables.manager import HostVars
 from engine.variables.names_before import names_set_before
 from engine.variables.raw import RawVariables
@@ -42,7 +42,7 @@ class FollowedHostVars(HostVars):
         if not self._alike:
             return self._followed_values(host)
         # every host reads another's alike here: followed once for all readers (a loop over the fleet's hostvars)
-        memo = _memo(self._play_plan)
+        memo = followed_memo(self._play_plan)
         key = ("read by others", id(self._task), self._occurrence, host.name, id(self._manager))
         kept = memo.get(key)
         if kept is None or kept[0] is not self._follower.plan or kept[1] is not self._manager:

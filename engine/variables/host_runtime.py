@@ -158,7 +158,7 @@ class Follower(BlockFailures):
 
     def memo(self, play_plan: PlayPlan) -> dict[Any, Any]:
         """What was followed on the play's hosts (engine.variables.earlier_walk keeps its walks there)."""
-        return _memo(play_plan)
+        return followed_memo(play_plan)
 
     def _selected(self, play_plan: PlayPlan, task: Task) -> bool:
         """Whether the run's tag selection keeps ``task`` (``never`` too), and every include on the way
@@ -168,7 +168,7 @@ class Follower(BlockFailures):
 
         if task.handler:
             return True
-        memo = _memo(play_plan)
+        memo = followed_memo(play_plan)
         selection = memo.get(("selection", id(self.plan.options)))
         if selection is None:  # the same options for every task and host: built once
             selection = memo[("selection", id(self.plan.options))] = self.plan.options.selection()
@@ -240,7 +240,7 @@ class Follower(BlockFailures):
             return True
         # once per host, task and planned runs: each walk of the setters on the host passes it
         key = ("ends host", host.name, id(task), id(getattr(play_plan, "planned_runs", None)))
-        memo = _memo(play_plan) if getattr(self.plan, "removals_pending", None) is None else {}
+        memo = followed_memo(play_plan) if getattr(self.plan, "removals_pending", None) is None else {}
         if key not in memo:
             memo[key] = self._end_host_holds(play_plan, host, task, conditions)
         return memo[key]  # type: ignore[no-any-return]
@@ -263,7 +263,7 @@ class Follower(BlockFailures):
         enders = play_enders(self.order_of(play_plan.play))
         if not enders:
             return False
-        memo = _memo(play_plan)
+        memo = followed_memo(play_plan)
         key = ("stopped before", host.name, id(getattr(play_plan, "planned_runs", None)))
         if key not in memo:
             unsure: bool | str = False
@@ -373,7 +373,7 @@ class Follower(BlockFailures):
 
         play_order = self.order_of(play_plan.play)
         chain = play_order.includers.get(id(task), [])
-        memo = _memo(play_plan)
+        memo = followed_memo(play_plan)
         key = ("include stop", id(chain[-1]) if chain else 0, host.name, id(self.plan.inventory))
         if key not in memo:
             memo[key] = None
@@ -435,7 +435,7 @@ class Follower(BlockFailures):
         """What the ``occurrence``-th run of ``task`` (a handler flushed twice, a file imported twice)
         sets on ``host``, each run templated with what the runs before it set."""
         global _following
-        memo = _memo(play_plan)
+        memo = followed_memo(play_plan)
         uniform = memo.get(("uniform", id(task))) if outer == () else False
         if uniform is None:  # the same effects on every host: followed once (asked for each host and reader)
             uniform = memo[("uniform", id(task))] = not task.effective_when() and not any(
@@ -523,7 +523,7 @@ def once_per_plays(follower: Follower, play_plan: PlayPlan, host: Host, task: Ta
     ``names``), once for all the hosts in the same plays when that walk is the same on each of them
     (:func:`uniform_walk`); else ``host``'s own."""
     plan = follower.plan
-    memo = _memo(play_plan)
+    memo = followed_memo(play_plan)
     if not kept_uniform_walk(follower, play_plan, task, occurrence, names):
         return walk()
     membership = tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
@@ -537,7 +537,7 @@ def once_per_plays(follower: Follower, play_plan: PlayPlan, host: Host, task: Ta
 def kept_uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, occurrence: int,
                       names: frozenset[str] | None) -> bool:
     """:func:`uniform_walk`, once per task, run and names while the files stay the same."""
-    memo = _memo(play_plan)
+    memo = followed_memo(play_plan)
     uniform = memo.get(("uniform walk", id(task), occurrence, names))
     if uniform is None or uniform[0] is not follower.plan:
         uniform = memo[("uniform walk", id(task), occurrence, names)] = (
@@ -585,8 +585,10 @@ def _delegates_facts(task: Task) -> bool:
     return bool(data.get("delegate_facts"))
 
 
-def _memo(play_plan: PlayPlan) -> dict[Any, Any]:
-    """What was followed on the play's hosts since the files last changed."""
+def followed_memo(play_plan: PlayPlan) -> dict[Any, Any]:
+    """What was followed on the play's hosts since the files last changed: one store per play for
+    this module's walks and those the per-host model keeps beside them (hostvars read, include item
+    keys, walk classes), emptied together when a file changes."""
     derived = play_plan.play.derived
     now = files_state()
     stamp, memo = derived.get("host effects", (-1, {}))

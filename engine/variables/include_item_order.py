@@ -27,14 +27,14 @@ def kept_item_keys(plan: Plan, play_plan: PlayPlan, host: Host, include: Task,
     while the play's hosts, planned runs, removed hosts, inventory and plan stay the same (what the
     include's templar reads from); an include the play's order does not hold is templated with the
     asking task's values, each time."""
-    from engine.variables.host_runtime import _memo
+    from engine.variables.host_runtime import followed_memo
 
     if not KEEP or id(include) not in play_order(play_plan.play).positions:
         return keys()
     key = _state(plan, play_plan, include, host)
     if key is None:
         return keys()
-    memo = _memo(play_plan)
+    memo = followed_memo(play_plan)
     kept = memo.get(key)
     if kept is not None and kept[0] is plan:
         return kept[1]  # type: ignore[no-any-return]

@@ -104,9 +104,9 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
     of them is not shared by class (its effects read more of a host) or a host-by-host step may
     leave it out (:func:`_steps`). Kept until classes change."""
     from engine.variables.change_classes import CHANGES
-    from engine.variables.host_runtime import _memo
+    from engine.variables.host_runtime import followed_memo
 
-    memo = _memo(play_plan)
+    memo = followed_memo(play_plan)
     key = ("walk classes read", id(task), names, len(follower.order_of(play_plan.play).tasks))
     kept = memo.get(key)
     if kept is None or kept[0] != CHANGES[0] or kept[1] is not follower.plan:
@@ -116,7 +116,7 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
 
 def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> frozenset[str] | None:
     from engine.variables.change_classes import setter_classes_key
-    from engine.variables.host_runtime import _memo
+    from engine.variables.host_runtime import followed_memo
     from engine.variables.setters import sets_something
 
     plan = follower.plan
@@ -129,7 +129,7 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
         for earlier, done in steps:
             if not sets_something(done) or not follower._selected(earlier, done):  # noqa: SLF001 - no step
                 continue
-            memo = _memo(earlier)
+            memo = followed_memo(earlier)
             if memo.get(("uniform", id(done))) is True:
                 continue  # the same effects on every host: it reads nothing of one
             kept = memo.get(setter_classes_key(plan, done))
@@ -150,10 +150,10 @@ def _steps(follower: Any, play_plan: PlayPlan, task: Task,
     """The setters before ``task`` that may set ``names`` (each with its play), when nothing but
     the classes of their effects tells one host's walk from another's; else None. Once per task and
     names."""
-    from engine.variables.host_runtime import _memo
+    from engine.variables.host_runtime import followed_memo
 
     order = follower.order_of(play_plan.play)
-    memo = _memo(play_plan)
+    memo = followed_memo(play_plan)
     key = ("walk class steps", id(task), names, len(order.tasks), id(follower.plan))
     if key not in memo:
         memo[key] = _shareable_steps(follower, play_plan, task, names)
@@ -204,12 +204,12 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names:
     its name and groups when read, its facts, and which plays so far it is in (the same at every
     task of the play that reads that inventory: kept per host and names read); and what the plan
     says of the host at the steps it decides (:func:`_decided`)."""
-    from engine.variables.host_runtime import _memo
+    from engine.variables.host_runtime import followed_memo
     from engine.variables.report import inventory_of
 
     plan = follower.plan
     inventory = inventory_of(plan, play_plan, task, host.name)
-    memo = _memo(play_plan)
+    memo = followed_memo(play_plan)
     key = ("walk host key", host.name, read, id(inventory), id(plan))
     kept = memo.get(key)
     if kept is None or kept[0] is not inventory or kept[1] is not plan:
@@ -229,10 +229,10 @@ def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
     the same steps); None where the walk has no such step."""
     from engine.variables.block_runs import play_blocks
     from engine.variables.failed_hosts import planned_alone
-    from engine.variables.host_runtime import _memo
+    from engine.variables.host_runtime import followed_memo
     from engine.variables.setters import ends_host_task, host_names
 
-    memo = _memo(play_plan)
+    memo = followed_memo(play_plan)
     key = ("walk decided steps", id(task), names, len(follower.order_of(play_plan.play).tasks), id(follower.plan))
     if key not in memo:
         steps = _steps(follower, play_plan, task, names) or ()
