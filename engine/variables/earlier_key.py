@@ -56,9 +56,8 @@ def earlier_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, names: 
     """The definitions of ``names`` that the tasks before ``task`` (its first run, outside a looped
     include) give ``host``, as a hashable key; the host's other values are not part of it."""
     from engine.variables.host_runtime import Follower, once_per_plays
-    from engine.variables.include_runs import include_item_order
     from engine.variables.play_order import play_order
-    from engine.variables.report import templar_at
+    from engine.variables.report import include_item_order, templar_at
 
     follower = Follower(plan, play_order, templar_at, include_item_order)
     return once_per_plays(follower, play_plan, host, task, 0, names, "earlier key",  # type: ignore[no-any-return]
@@ -103,9 +102,8 @@ def earlier_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     the host is in (hosts with equal answers get the same key, the same object); else None."""
     from engine.variables.host_facts import plays_before
     from engine.variables.host_runtime import Follower, host_names, kept_uniform_walk
-    from engine.variables.include_runs import include_item_order
     from engine.variables.play_order import play_order
-    from engine.variables.report import templar_at
+    from engine.variables.report import include_item_order, templar_at
 
     follower = Follower(plan, play_order, templar_at, include_item_order)
     if not kept_uniform_walk(follower, play_plan, task, 0, names):

@@ -1,9 +1,8 @@
 """The runs of a task that the looped includes around it make on a host, and their order.
 
-ansible runs a looping include's file once per item, and loads one file per distinct (file, item
-variables) across the hosts of the batch (``IncludedFile.process_include_results``), so the order a
-host runs its items in may depend on the other hosts' items. The variables at each run are
-engine.variables.report's.
+ansible runs a looping include's file once per item, in the order engine.variables.report's
+``include_item_order`` works out (it stays beside the templar: a task's templar inside a looped
+include needs the include's, at the item). The variables at each run are report's too.
 """
 
 from __future__ import annotations
@@ -12,9 +11,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.loading import keywords as kw
-from engine.variables.include_item_order import kept_item_keys
 from engine.variables.play_order import play_order
-from engine.variables.report import frozen, templar_at
+from engine.variables.report import include_item_order, include_templar, templar_at
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -36,16 +34,6 @@ def _skips(plan: Plan, play_plan: PlayPlan, host: Host, include: Task) -> bool:
         except Exception:  # noqa: BLE001 - a condition only the run decides: the task may run
             return False
     return False
-
-
-def include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task, task: Task, occurrence: int,
-                     outer: tuple[int, ...] = ()) -> Any:
-    """The templar a looped ``include`` around ``task`` templates its items with on ``host`` (at the
-    ``outer`` items of the looped includes around it): the include's own, where it is in the play's
-    order (else, an include the order does not hold, the task's without the items)."""
-    if id(include) in play_order(play_plan.play).positions:
-        return templar_at(plan, play_plan, host, include, 0, outer or None)
-    return templar_at(plan, play_plan, host, task, occurrence, None)
 
 
 def loaded_here(play_plan: PlayPlan, task: Task, host: Host) -> bool:
@@ -86,18 +74,6 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     return inner_item_runs(partial(templar_at, plan, play_plan, host), loops, runs, own)
 
 
-def _item_loads(templar: Any, include: Task) -> bool:
-    """Whether an item of a looped include loads its file on the host (``templar``: the host's at
-    the include, with the item): not where its ``when`` is false; unknown conditions may load it."""
-    for condition in include.effective_when():
-        try:
-            if templar.evaluate(condition.value) is False:
-                return False
-        except Exception:  # noqa: BLE001 - a condition only the run decides
-            continue
-    return True
-
-
 def run_order_key(play_plan: PlayPlan, task: Task, occurrence: int, outer: tuple[int, ...]) -> tuple[Any, ...]:
     """Where a run of ``task`` (at the ``outer`` items) comes in the host's run of the play: the
     runs under one looped include go item by item, whichever copy of the file holds the task."""
@@ -111,46 +87,3 @@ def run_order_key(play_plan: PlayPlan, task: Task, occurrence: int, outer: tuple
     return (start, outer, own)
 
 
-ORDERED_HOSTS = 50
-
-
-def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, include: Task,
-                       occurrence: int = 0) -> list[int] | None:
-    """The order ``host`` runs the items of the looped ``include`` in (None: its items only the
-    run knows; -1 for each when their order is the run's). ansible loads one file per distinct
-    (file, item variables), in the order the hosts' results come in, which is the run's
-    (``IncludedFile.process_include_results``), a host joining an earlier host's equal one: a
-    host's items equal to another host's, other than the first ones in the same order, may run
-    in another order."""
-    from engine.variables.loop_vars import loop_scopes
-
-    def keys(of: Host) -> list[Any] | None:
-        # ansible templates the items once, at the include, with what the host has there: not with
-        # what the included tasks set from item to item (each host's once: engine.variables.include_item_order);
-        # each with whether it loads there: an item its `when` skips gives no included file
-        def made() -> list[Any] | None:
-            templar = include_templar(plan, play_plan, of, include, task, occurrence)
-            scopes = loop_scopes(include, templar)
-            if not isinstance(scopes, list):
-                return None
-            return [(frozen(scope), _item_loads(templar.child(dict(scope)), include)) for scope in scopes]
-
-        return kept_item_keys(plan, play_plan, of, include, made)
-
-    found = keys(host)
-    if found is None:
-        return None
-    mine = [key for key, _loads in found]
-    ambiguous = [-1] * len(mine)  # the results' order (which host's comes first) decides: the run's
-    if len(set(mine)) < len(mine):
-        return ambiguous
-    loaded = [key for key, loads in found if loads]
-    own = set(loaded)
-    for other in play_plan.hosts[:ORDERED_HOSTS]:
-        theirs = keys(other) if other.name != host.name else None
-        if not theirs:
-            continue
-        common = [key for key, loads in theirs if loads and key in own]
-        if common != loaded[: len(common)]:  # an earlier host's result would move this host's items
-            return ambiguous
-    return list(range(len(mine)))

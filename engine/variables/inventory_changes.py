@@ -162,8 +162,7 @@ class Changes:
         where a task of its block failed: engine.variables.block_runs)."""
         from engine.variables.block_runs import play_blocks
         from engine.variables.host_runtime import Follower
-        from engine.variables.include_runs import include_item_order
-        from engine.variables.report import templar_at
+        from engine.variables.report import include_item_order, templar_at
         from engine.variables.setters import ends_host_task
 
         follower = Follower(self.plan, play_order, templar_at, include_item_order)

@@ -23,6 +23,7 @@ from engine.flow.batches import known_batches as known_batches  # re-exported: t
 from engine.flow.batches import play_batches as play_batches
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered
+from engine.variables.include_item_order import kept_item_keys
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -373,7 +374,6 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     (engine.variables.include_runs.include_loop_runs)."""
     from engine.variables.followed_hostvars import FollowedHostVars
     from engine.variables.host_runtime import Follower
-    from engine.variables.include_runs import include_item_order
 
     scope = _scope(plan, play_plan, task, occurrence, host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
@@ -395,7 +395,6 @@ def task_effects(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurr
     """What the ``occurrence``-th run of ``task`` (outside a looped include) sets on ``host`` and
     whether it reports a change, as the values at the tasks after it have it."""
     from engine.variables.host_runtime import Follower
-    from engine.variables.include_runs import include_item_order
 
     return Follower(plan, play_order, templar_at, include_item_order).effects_of(play_plan, host, task, occurrence)
 
@@ -428,7 +427,6 @@ def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                  outer: tuple[int, ...] | None) -> list[Layer]:
     """The item variables of the looped includes around ``task`` at the ``outer`` items (None:
     none; an item not given, or -1, an item whose place only the run knows: unknown, with why)."""
-    from engine.variables.include_runs import include_templar
     from engine.variables.loop_vars import includer_loops, loop_names, loop_scopes
 
     if task is None or outer is None:
@@ -486,3 +484,68 @@ def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, o
 """Hosts whose looped include items are compared to order a host's runs (more: in item order)."""
 
 
+def include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task, task: Task, occurrence: int,
+                     outer: tuple[int, ...] = ()) -> Any:
+    """The templar a looped ``include`` around ``task`` templates its items with on ``host`` (at the
+    ``outer`` items of the looped includes around it): the include's own, where it is in the play's
+    order (else, an include the order does not hold, the task's without the items)."""
+    if id(include) in play_order(play_plan.play).positions:
+        return templar_at(plan, play_plan, host, include, 0, outer or None)
+    return templar_at(plan, play_plan, host, task, occurrence, None)
+
+
+def _item_loads(templar: Any, include: Task) -> bool:
+    """Whether an item of a looped include loads its file on the host (``templar``: the host's at
+    the include, with the item): not where its ``when`` is false; unknown conditions may load it."""
+    for condition in include.effective_when():
+        try:
+            if templar.evaluate(condition.value) is False:
+                return False
+        except Exception:  # noqa: BLE001 - a condition only the run decides
+            continue
+    return True
+
+
+ORDERED_HOSTS = 50
+
+
+def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, include: Task,
+                       occurrence: int = 0) -> list[int] | None:
+    """The order ``host`` runs the items of the looped ``include`` in (None: its items only the
+    run knows; -1 for each when their order is the run's). ansible loads one file per distinct
+    (file, item variables), in the order the hosts' results come in, which is the run's
+    (``IncludedFile.process_include_results``), a host joining an earlier host's equal one: a
+    host's items equal to another host's, other than the first ones in the same order, may run
+    in another order."""
+    from engine.variables.loop_vars import loop_scopes
+
+    def keys(of: Host) -> list[Any] | None:
+        # ansible templates the items once, at the include, with what the host has there: not with
+        # what the included tasks set from item to item (each host's once: engine.variables.include_item_order);
+        # each with whether it loads there: an item its `when` skips gives no included file
+        def made() -> list[Any] | None:
+            templar = include_templar(plan, play_plan, of, include, task, occurrence)
+            scopes = loop_scopes(include, templar)
+            if not isinstance(scopes, list):
+                return None
+            return [(frozen(scope), _item_loads(templar.child(dict(scope)), include)) for scope in scopes]
+
+        return kept_item_keys(plan, play_plan, of, include, made)
+
+    found = keys(host)
+    if found is None:
+        return None
+    mine = [key for key, _loads in found]
+    ambiguous = [-1] * len(mine)  # the results' order (which host's comes first) decides: the run's
+    if len(set(mine)) < len(mine):
+        return ambiguous
+    loaded = [key for key, loads in found if loads]
+    own = set(loaded)
+    for other in play_plan.hosts[:ORDERED_HOSTS]:
+        theirs = keys(other) if other.name != host.name else None
+        if not theirs:
+            continue
+        common = [key for key, loads in theirs if loads and key in own]
+        if common != loaded[: len(common)]:  # an earlier host's result would move this host's items
+            return ambiguous
+    return list(range(len(mine)))

@@ -77,9 +77,8 @@ def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     names. None where a host's walk is its own."""
     from engine.variables import failed_hosts
     from engine.variables.host_runtime import Follower
-    from engine.variables.include_runs import include_item_order
     from engine.variables.play_order import play_order
-    from engine.variables.report import templar_at
+    from engine.variables.report import include_item_order, templar_at
 
     if not SHARING or failed_hosts._others_reading or getattr(plan, "removals_pending", None) is not None \
             or getattr(plan, "share_setters", None) is None or getattr(plan, "class_walk", None) is not class_walk:  # noqa: SLF001
