@@ -129,12 +129,26 @@ def _closing(tokens: list[tuple[str, str]], start: int) -> int:
     return -1
 
 
+def _with_known_truth(value: Any) -> Any:
+    """``value``, or :class:`Unknown` where even whether it is truthy is the run's (a value of
+    which only the run gives the length)."""
+    from engine.templating.errors import RunTimeOnly
+
+    if isinstance(value, Unknown):
+        return value
+    try:
+        bool(value)
+    except RunTimeOnly as exc:
+        return Unknown(str(exc))
+    return value
+
+
 def decide(expr: Expr, operand: Callable[[str], Any]) -> Any:
     """The value of ``expr`` (an operand's value as Jinja would give it), or :class:`Unknown`.
     ``operand`` gives an operand's value, :class:`Unknown`, or raises :class:`OperandFailure`;
     a failure the run may never reach (after an unknown operand) makes the result unknown."""
     if expr.op == "operand":
-        return operand(expr.text)
+        return _with_known_truth(operand(expr.text))
     if expr.op == "not":
         value = decide(expr.parts[0], operand)
         if isinstance(value, Unknown):

@@ -57,3 +57,8 @@ class ModuleResult(Mapping[str, Any]):
         from engine.templating.errors import RunTimeOnly
 
         raise RunTimeOnly(f"{self.unknown_whole} is known only at run time")
+
+    def __bool__(self) -> bool:
+        """Every registered result has ``changed`` at least (``TaskExecutor`` sets it), so never
+        empty: ``when: not result`` is false, however many keys only the run gives."""
+        return True

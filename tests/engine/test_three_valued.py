@@ -66,3 +66,17 @@ def test_a_failure_the_run_reaches_for_certain_is_raised() -> None:
 def test_a_failure_after_an_unknown_operand_is_unknown() -> None:
     value = decide(parse("u and bad"), operand)
     assert isinstance(value, Unknown) and value.truthy is None and "bad" in value.reason
+
+
+class _LengthOnlyTheRunKnows:
+    def __len__(self) -> int:
+        from engine.templating.errors import RunTimeOnly
+
+        raise RunTimeOnly("the value's length is known only at run time")
+
+
+@pytest.mark.parametrize("text", ["not x", "x", "x and t", "f or x"])
+def test_an_operand_whose_truth_only_the_run_knows_is_unknown(text: str) -> None:
+    """Not a traceback: a value of which only the run gives the length has an unknown truth."""
+    result = decide(parse(text), lambda name: _LengthOnlyTheRunKnows() if name == "x" else VALUES[name])
+    assert isinstance(result, Unknown) and "only at run time" in result.reason
