@@ -89,6 +89,16 @@ class PlayOrder:
             self.includers[id(task)] = outer
         self.roles = play_roles(play)
         self._repeats: tuple[int, set[int]] | None = None
+        self._looping: dict[int, list[Task]] = {}
+
+    def looping(self, task: Task) -> list[Task]:
+        """The looping includes around ``task``, outermost first (not to be changed: kept per task
+        until an include adds tasks; asked for at every setter of every walk on every host)."""
+        found = self._looping.get(id(task))
+        if found is None:
+            found = self._looping[id(task)] = [include for include in self.includers.get(id(task), [])
+                                               if loop_of(include) is not None]
+        return found
 
     def note_loaded(self, hosts: frozenset[str], tasks: frozenset[int]) -> None:
         """``hosts`` loaded ``tasks`` (by id) too: their :attr:`loaded_kinds`."""
@@ -172,6 +182,7 @@ def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Ta
     at = positions[0] + 1
     order.tasks[at:at] = [task for task, _ in fresh if not task.implicit]
     order.includers.update({id(task): outer for task, outer in fresh})
+    order._looping.clear()  # noqa: SLF001 - its own cache of includers
     order.positions = {}
     for index, task in enumerate(order.tasks):
         order.positions.setdefault(id(task), []).append(index)
