@@ -93,9 +93,12 @@ class BlockFailures:
     def _own_item(self, play_plan: PlayPlan, task: Task) -> tuple[int, ...]:
         """The item of the looping include around ``task`` when it is in the copy of the file the
         loader made for that item (a loop written out): its runs read that item; else ``()``."""
-        loops = self.order_of(play_plan.play).looping(task)
-        own = copy_items(task, loops)[0] if len(loops) == 1 else None
-        return (own,) if own is not None else ()
+        def found() -> tuple[int, ...]:
+            loops = self.order_of(play_plan.play).looping(task)
+            own = copy_items(task, loops)[0] if len(loops) == 1 else None
+            return (own,) if own is not None else ()
+
+        return self.order_of(play_plan.play).per_task("own item", task, found)  # type: ignore[no-any-return]
 
     def _gate(self, play_plan: PlayPlan, task: Task) -> list[Any]:
         """The conditions ``task`` checks, those of the includes that load it first."""
@@ -153,13 +156,16 @@ class BlockFailures:
         file fails into them, or not, on its own, and the file goes on at the next item."""
         from engine.variables.block_runs import play_blocks
 
-        loops = self.order_of(play_plan.play).looping(task)
-        if len(loops) != 1 or self._own_item(play_plan, task):
-            return frozenset()
-        blocks = play_blocks(play_plan.play)
-        around = {block for block, _ in blocks.paths.get(id(loops[0]), ())}
-        return frozenset(block for block, _ in blocks.paths.get(id(task), ())
-                         if block in blocks.rescuing and block not in around)
+        def found() -> frozenset[int]:
+            loops = self.order_of(play_plan.play).looping(task)
+            if len(loops) != 1 or self._own_item(play_plan, task):
+                return frozenset()
+            blocks = play_blocks(play_plan.play)
+            around = {block for block, _ in blocks.paths.get(id(loops[0]), ())}
+            return frozenset(block for block, _ in blocks.paths.get(id(task), ())
+                             if block in blocks.rescuing and block not in around)
+
+        return self.order_of(play_plan.play).per_task("blocks per item", task, found)  # type: ignore[no-any-return]
 
     def _ran_at_item(self, play_plan: PlayPlan, host: Host, task: Task, run: tuple[int, ...]) -> bool | str:
         """Whether ``task``'s ``run`` (its item of the looping include around it) happened on ``host``,

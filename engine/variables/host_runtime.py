@@ -323,7 +323,9 @@ class Follower(BlockFailures):
             order = self.item_order(self.plan, play_plan, host, task, includers[0])
             if order is None or -1 in order:
                 runs = [(-1,)] if order is not None else runs  # items whose order only the run knows
-                unordered = _accumulates(self.order_of(play_plan.play), task, includers[0])
+                play_order_ = self.order_of(play_plan.play)
+                unordered = play_order_.per_task(("accumulates", id(includers[0])), task,
+                                                 partial(_accumulates, play_order_, task, includers[0]))
             else:
                 runs = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, outer,
                                  reader_loops, upto_reader)
