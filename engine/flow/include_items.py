@@ -77,11 +77,10 @@ def _only_the_inner_include(reading: Any) -> bool:
     the inner include: every task of either runs once per item of both (the inner one's items at
     each of the outer one's, in one run order), so a host stopping at one of those runs stops there
     for all of them (engine.flow.host_plan cuts their runs alike)."""
-    from engine.variables.loop_vars import includer_loops
     from engine.variables.play_order import play_order
 
     order = play_order(reading.play_plan.play)
-    loops = [include for include in order.includers.get(id(reading.task), []) if includer_loops(include)]
+    loops = order.looping(reading.task)
     if len(loops) != 2:
         return False
     outer, inner = loops
@@ -116,12 +115,11 @@ def _rescued_around_the_include(reading: Any) -> bool:
     from engine.flow.block_failures import BLOCK, failure_spread, section_tasks
     from engine.variables.block_runs import play_blocks
     from engine.variables.include_stops import caught_within
-    from engine.variables.loop_vars import includer_loops
     from engine.variables.play_order import play_order
 
     play, task = reading.play_plan.play, reading.task
     data = play.data if isinstance(play.data, Mapping) else {}
-    loops = [include for include in play_order(play).includers.get(id(task), []) if includer_loops(include)]
+    loops = play_order(play).looping(task)
     if len(loops) != 1 or isinstance(task.data, Mapping) and "ignore_errors" in task.data or \
             failure_spread(play, task) is not False or "max_fail_percentage" in data:
         return False

@@ -46,7 +46,6 @@ class HostClasses:
 
     def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task) -> None:
         from engine.flow.host_reading import per_host_vars_files
-        from engine.variables.loop_vars import includer_loops
         from engine.variables.play_order import play_order
 
         self.plan, self.play_plan, self.task = plan, play_plan, task
@@ -57,7 +56,7 @@ class HostClasses:
         self.firsts: list[tuple[Host, Any]] = []
         """Each class's first host and what it joined, to key again when more names are read."""
         self.usable = SHARING and not per_host_vars_files(play_plan) and not plan.inventory.data.merge_hashes \
-            and not any(includer_loops(include) for include in play_order(play_plan.play).includers.get(id(task), []))
+            and not bool(play_order(play_plan.play).looping(task))
 
     def joined(self, host: Host) -> Any:
         """What the class of ``host`` joined, None when no host of its class was templated yet."""

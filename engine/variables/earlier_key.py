@@ -71,7 +71,6 @@ def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task:
     time where which task reads decides it too (a rescue in the play, a looping include around it)."""
     from engine.variables.block_runs import play_blocks
     from engine.variables.earlier_walk import _keep, _kept, _key
-    from engine.variables.loop_vars import includer_loops
     from engine.variables.report import inventory_of
     from engine.variables.setters import setters
 
@@ -80,7 +79,7 @@ def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task:
     walk = partial(_walked, follower, plan, play_plan, host, task, names)
     share = getattr(plan, "class_walk", None)  # hosts whose walks read the same share one (walk_classes)
     if not positions or play_blocks(play_plan.play).rescuing or \
-            any(includer_loops(include) for include in order.includers.get(id(task), [])):
+            bool(order.looping(task)):
         # kept for no other task; shared between hosts where the setters on the way allow it (the
         # reader's own looping include changes nothing of the walk of the setters before it)
         return share(follower, play_plan, host, task, names, "earlier key", walk) if share is not None else walk()

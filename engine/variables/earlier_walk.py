@@ -33,10 +33,8 @@ Follower = Any  # engine.variables.host_runtime's, which calls here
 
 def file_loop(follower: Follower, play_plan: PlayPlan, task: Any) -> int | None:
     """The id of the looping include whose file holds ``task`` (the outermost), None when none."""
-    from engine.variables.loop_vars import includer_loops
-
-    return next((id(include) for include in follower.order_of(play_plan.play).includers.get(id(task), [])
-                 if includer_loops(include)), None)
+    looping = follower.order_of(play_plan.play).looping(task)
+    return id(looping[0]) if looping else None
 
 
 class ItemMajor:

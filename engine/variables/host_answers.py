@@ -40,7 +40,6 @@ def others_alike(play_plan: PlayPlan, task: Task) -> bool:
     items tell how far each host is)."""
     from engine.flow.batches import known_batches
     from engine.flow.run_settings import play_strategy
-    from engine.variables.loop_vars import includer_loops
     from engine.variables.play_order import play_order
 
     play = play_plan.play
@@ -50,4 +49,4 @@ def others_alike(play_plan: PlayPlan, task: Task) -> bool:
         batches = known_batches(play, [host.name for host in play_plan.hosts])
         if batches is None or len(batches) != 1:  # several batches, or as many as only the run knows
             return False
-    return not any(includer_loops(include) for include in play_order(play).includers.get(id(task), []))
+    return not bool(play_order(play).looping(task))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.block_failures import section_tasks
 from engine.flow.loops import loop_of
 from engine.variables.include_stops import Stop, caught_within, may_stop
-from engine.variables.loop_vars import copy_items, includer_loops
+from engine.variables.loop_vars import copy_items
 from engine.variables.sources import Layer, RuntimeValue
 
 if TYPE_CHECKING:
@@ -44,8 +44,7 @@ class BlockFailures:
             if key not in memo:  # asked again while worked out (its templar reads the block): the run's
                 memo[key] = f"task '{earlier.display_name()}' fails or not as the run decides"
                 own = self._own_item(play_plan, earlier)
-                loops = [include for include in self.order_of(play_plan.play).includers.get(id(earlier), [])
-                         if includer_loops(include)]
+                loops = self.order_of(play_plan.play).looping(earlier)
                 memo[key] = self._fails_per_item(play_plan, host, earlier, loops[0]) if len(loops) == 1 and not own \
                     else fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0, own),
                                self._gate(play_plan, earlier), id(earlier) not in section_tasks(play_plan.play)[0])
@@ -83,8 +82,7 @@ class BlockFailures:
         """The items of the looping include around ``task`` at which it fails ``host``, when it is
         where the host stops running the file (engine.variables.include_stops); else its own item."""
         own = self._own_item(play_plan, task)
-        loops = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                 if includer_loops(include)]
+        loops = self.order_of(play_plan.play).looping(task)
         if own or len(loops) != 1:
             return own
         order = self.item_order(self.plan, play_plan, host, task, loops[0])
@@ -95,10 +93,12 @@ class BlockFailures:
     def _own_item(self, play_plan: PlayPlan, task: Task) -> tuple[int, ...]:
         """The item of the looping include around ``task`` when it is in the copy of the file the
         loader made for that item (a loop written out): its runs read that item; else ``()``."""
-        loops = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                 if includer_loops(include)]
-        own = copy_items(task, loops)[0] if len(loops) == 1 else None
-        return (own,) if own is not None else ()
+        def found() -> tuple[int, ...]:
+            loops = self.order_of(play_plan.play).looping(task)
+            own = copy_items(task, loops)[0] if len(loops) == 1 else None
+            return (own,) if own is not None else ()
+
+        return self.order_of(play_plan.play).per_task("own item", task, found)  # type: ignore[no-any-return]
 
     def _gate(self, play_plan: PlayPlan, task: Task) -> list[Any]:
         """The conditions ``task`` checks, those of the includes that load it first."""
@@ -156,14 +156,16 @@ class BlockFailures:
         file fails into them, or not, on its own, and the file goes on at the next item."""
         from engine.variables.block_runs import play_blocks
 
-        loops = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                 if includer_loops(include)]
-        if len(loops) != 1 or self._own_item(play_plan, task):
-            return frozenset()
-        blocks = play_blocks(play_plan.play)
-        around = {block for block, _ in blocks.paths.get(id(loops[0]), ())}
-        return frozenset(block for block, _ in blocks.paths.get(id(task), ())
-                         if block in blocks.rescuing and block not in around)
+        def found() -> frozenset[int]:
+            loops = self.order_of(play_plan.play).looping(task)
+            if len(loops) != 1 or self._own_item(play_plan, task):
+                return frozenset()
+            blocks = play_blocks(play_plan.play)
+            around = {block for block, _ in blocks.paths.get(id(loops[0]), ())}
+            return frozenset(block for block, _ in blocks.paths.get(id(task), ())
+                             if block in blocks.rescuing and block not in around)
+
+        return self.order_of(play_plan.play).per_task("blocks per item", task, found)  # type: ignore[no-any-return]
 
     def _ran_at_item(self, play_plan: PlayPlan, host: Host, task: Task, run: tuple[int, ...]) -> bool | str:
         """Whether ``task``'s ``run`` (its item of the looping include around it) happened on ``host``,

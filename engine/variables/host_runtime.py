@@ -106,8 +106,7 @@ class Follower(BlockFailures):
             effects += [unknown_names(each, _FACTS.__eq__, gathered) for each in found] if gathered else found
         after_plays = len(effects)
         order = self.order_of(play_plan.play)
-        own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
-            if task is not None else []
+        own_loops = order.looping(task) if task is not None else []
         before = len(order._before(task, occurrence))  # noqa: SLF001 - the play's order, shared with report
         if reader is not None and reader.name != host.name:  # another serial batch: none of the play, or all of it
             place = _batch_place(play_plan, host, reader)
@@ -214,7 +213,7 @@ class Follower(BlockFailures):
         if id(task) not in blocks.paths or not blocks.rescuing:
             return True
         chain = self.order_of(play_plan.play).includers.get(id(task), [])
-        looping = [include for include in chain if includer_loops(include)]
+        looping = self.order_of(play_plan.play).looping(task)
         per_item = self._blocks_per_item(play_plan, task)  # decided item by item (_ran_at_item)
         return runs_there(blocks, task, reader, self._fails_on(play_plan, host),
                           (lambda earlier: self.order_of(play_plan.play).includers.get(id(earlier), []) == chain)
@@ -318,14 +317,15 @@ class Follower(BlockFailures):
                 if data.get("delegate_facts") else []
         found: list[tuple[int, Effects]] = []
         runs: list[tuple[int, ...]] = [()]
-        includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                     if includer_loops(include)]
+        includers = self.order_of(play_plan.play).looping(task)
         unordered: Callable[[str], bool] | None = None  # the names its runs set from what the ones before set
         if includers and member:
             order = self.item_order(self.plan, play_plan, host, task, includers[0])
             if order is None or -1 in order:
                 runs = [(-1,)] if order is not None else runs  # items whose order only the run knows
-                unordered = _accumulates(self.order_of(play_plan.play), task, includers[0])
+                play_order_ = self.order_of(play_plan.play)
+                unordered = play_order_.per_task(("accumulates", id(includers[0])), task,
+                                                 partial(_accumulates, play_order_, task, includers[0]))
             else:
                 runs = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, outer,
                                  reader_loops, upto_reader)
@@ -556,7 +556,6 @@ def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: fro
     from engine.flow.run_settings import runs_once
     from engine.loading import keywords as kw
     from engine.variables.block_runs import play_blocks
-    from engine.variables.loop_vars import includer_loops
 
     plan = follower.plan
     for earlier in plays_before(plan, play_plan, including=True):

@@ -2,7 +2,9 @@
 (engine.variables.include_runs.include_item_order), each host's once: the order of a host's items is
 compared with the items of the play's first hosts, and it is asked for at every task the include
 loads, so templating every host's items again at each of them cost tasks x hosts (a fleet's hosts
-each compared with fifty others)."""
+each compared with fifty others). The order that comparison gives a host is kept the same way
+(:func:`kept_item_order`): the other hosts' keys it reads are kept under the same state, so it
+was fifty comparisons per host at every task and run of a setter the include loads."""
 
 from __future__ import annotations
 
@@ -27,19 +29,33 @@ def kept_item_keys(plan: Plan, play_plan: PlayPlan, host: Host, include: Task,
     while the play's hosts, planned runs, removed hosts, inventory and plan stay the same (what the
     include's templar reads from); an include the play's order does not hold is templated with the
     asking task's values, each time."""
+    return _kept(plan, play_plan, host, include, "include item keys", keys)
+
+
+def kept_item_order(plan: Plan, play_plan: PlayPlan, host: Host, include: Task,
+                    order: Callable[[], list[int] | None]) -> list[int] | None:
+    """``order()``: the order ``host`` runs the looped ``include``'s items in, worked out from its
+    item keys and the play's first hosts' (:func:`kept_item_keys`, each kept under the state
+    :func:`_state` tells, the same for every host but the name), so kept as they are."""
+    return _kept(plan, play_plan, host, include, "include item order", order)
+
+
+def _kept(plan: Plan, play_plan: PlayPlan, host: Host, include: Task, what: str,
+          work: Callable[[], Any]) -> Any:
     from engine.variables.host_runtime import followed_memo
 
     if not KEEP or id(include) not in play_order(play_plan.play).positions:
-        return keys()
-    key = _state(plan, play_plan, include, host)
-    if key is None:
-        return keys()
+        return work()
+    state = _state(plan, play_plan, include, host)
+    if state is None:
+        return work()
+    key = (what, *state)
     memo = followed_memo(play_plan)
     kept = memo.get(key)
     if kept is not None and kept[0] is plan:
-        return kept[1]  # type: ignore[no-any-return]
-    found = keys()
-    if key == _state(plan, play_plan, include, host):  # nothing it reads changed while it was worked out
+        return kept[1]
+    found = work()
+    if state == _state(plan, play_plan, include, host):  # nothing it reads changed while it was worked out
         memo[key] = (plan, found)
     return found
 
@@ -52,7 +68,7 @@ def _state(plan: Plan, play_plan: PlayPlan, include: Task, host: Host) -> tuple[
 
     if getattr(plan, "removals_pending", None) is not None or failed_hosts._others_reading:  # noqa: SLF001
         return None
-    return ("include item keys", id(include), host.name, len(play_order(play_plan.play).tasks), id(play_plan.hosts),
+    return (id(include), host.name, len(play_order(play_plan.play).tasks), id(play_plan.hosts),
             len(play_plan.hosts), id(getattr(play_plan, "planned_runs", None)),
             id(getattr(play_plan, "removed_at", None)), id(getattr(play_plan, "inventory", None)),
             id(plan.inventory), id(plan))

@@ -77,12 +77,11 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
 def run_order_key(play_plan: PlayPlan, task: Task, occurrence: int, outer: tuple[int, ...]) -> tuple[Any, ...]:
     """Where a run of ``task`` (at the ``outer`` items) comes in the host's run of the play: the
     runs under one looped include go item by item, whichever copy of the file holds the task."""
-    from engine.variables.loop_vars import includer_loops
 
     order = play_order(play_plan.play)
     positions = order.positions.get(id(task), [0])
     own = positions[min(occurrence, len(positions) - 1)]
-    loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)]
+    loops = order.looping(task)
     start = order.positions.get(id(loops[0]), [own])[0] if loops else own
     return (start, outer, own)
 

@@ -26,12 +26,11 @@ def followed_names(plan: Plan, play_plan: PlayPlan, order: Any, task: Task) -> f
     from engine.templating.read_names import names_recorded
     from engine.variables.change_classes import HostClasses
     from engine.variables.include_vars_files import include_vars_names
-    from engine.variables.loop_vars import includer_loops
     from engine.variables.report import templar_at
 
     if task.action not in INCLUDE_VARS or task.handler or loop_of(task) is not None or \
             len(order.positions.get(id(task), ())) != 1 or \
-            any(includer_loops(include) for include in order.includers.get(id(task), [])):
+            bool(order.looping(task)):
         return None
     classes = HostClasses(plan, play_plan, task)
     names: set[str] = set()

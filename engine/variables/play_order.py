@@ -5,8 +5,8 @@ the variables of a task are computed along (engine.variables.report, host_runtim
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
@@ -89,6 +89,22 @@ class PlayOrder:
             self.includers[id(task)] = outer
         self.roles = play_roles(play)
         self._repeats: tuple[int, set[int]] | None = None
+        self._per_task: dict[tuple[Hashable, int], Any] = {}
+
+    def per_task(self, what: Hashable, task: Task, compute: Callable[[], Any]) -> Any:
+        """``compute()``, what ``what`` is of ``task`` in this order (a function of the task, its
+        includers and the play's blocks), kept until an include adds tasks: asked for at every
+        setter of every walk on every host. Not to be changed by the caller."""
+        key = (what, id(task))
+        if key in self._per_task:
+            return self._per_task[key]
+        found = self._per_task[key] = compute()
+        return found
+
+    def looping(self, task: Task) -> list[Task]:
+        """The looping includes around ``task``, outermost first."""
+        return self.per_task("looping", task, lambda: [include for include in self.includers.get(id(task), [])  # type: ignore[no-any-return]
+                                                       if loop_of(include) is not None])
 
     def note_loaded(self, hosts: frozenset[str], tasks: frozenset[int]) -> None:
         """``hosts`` loaded ``tasks`` (by id) too: their :attr:`loaded_kinds`."""
@@ -172,6 +188,7 @@ def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Ta
     at = positions[0] + 1
     order.tasks[at:at] = [task for task, _ in fresh if not task.implicit]
     order.includers.update({id(task): outer for task, outer in fresh})
+    order._per_task.clear()  # noqa: SLF001 - what it keeps per task
     order.positions = {}
     for index, task in enumerate(order.tasks):
         order.positions.setdefault(id(task), []).append(index)

@@ -23,7 +23,7 @@ from engine.flow.batches import known_batches as known_batches  # re-exported: t
 from engine.flow.batches import play_batches as play_batches
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered
-from engine.variables.include_item_order import kept_item_keys
+from engine.variables.include_item_order import kept_item_keys, kept_item_order
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -427,11 +427,11 @@ def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                  outer: tuple[int, ...] | None) -> list[Layer]:
     """The item variables of the looped includes around ``task`` at the ``outer`` items (None:
     none; an item not given, or -1, an item whose place only the run knows: unknown, with why)."""
-    from engine.variables.loop_vars import includer_loops, loop_names, loop_scopes
+    from engine.variables.loop_vars import loop_names, loop_scopes
 
     if task is None or outer is None:
         return []
-    loops = [include for include in play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
+    loops = play_order(play_plan.play).looping(task)
     layers = []
     for position, include in enumerate(loops):
         index = outer[position] if position < len(outer) else None
@@ -532,20 +532,23 @@ def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, 
 
         return kept_item_keys(plan, play_plan, of, include, made)
 
-    found = keys(host)
-    if found is None:
-        return None
-    mine = [key for key, _loads in found]
-    ambiguous = [-1] * len(mine)  # the results' order (which host's comes first) decides: the run's
-    if len(set(mine)) < len(mine):
-        return ambiguous
-    loaded = [key for key, loads in found if loads]
-    own = set(loaded)
-    for other in play_plan.hosts[:ORDERED_HOSTS]:
-        theirs = keys(other) if other.name != host.name else None
-        if not theirs:
-            continue
-        common = [key for key, loads in theirs if loads and key in own]
-        if common != loaded[: len(common)]:  # an earlier host's result would move this host's items
+    def order() -> list[int] | None:
+        found = keys(host)
+        if found is None:
+            return None
+        mine = [key for key, _loads in found]
+        ambiguous = [-1] * len(mine)  # the results' order (which host's comes first) decides: the run's
+        if len(set(mine)) < len(mine):
             return ambiguous
-    return list(range(len(mine)))
+        loaded = [key for key, loads in found if loads]
+        own = set(loaded)
+        for other in play_plan.hosts[:ORDERED_HOSTS]:
+            theirs = keys(other) if other.name != host.name else None
+            if not theirs:
+                continue
+            common = [key for key, loads in theirs if loads and key in own]
+            if common != loaded[: len(common)]:  # an earlier host's result would move this host's items
+                return ambiguous
+        return list(range(len(mine)))
+
+    return kept_item_order(plan, play_plan, host, include, order)

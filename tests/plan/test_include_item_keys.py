@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from plan_cases import fleet_planned_alone, planned_by_play
 
-from engine.variables import include_item_order, loop_vars
+from engine.variables import include_item_order, loop_vars, report
 
 PLAYBOOK = """
 - name: ports
@@ -80,3 +80,23 @@ def test_item_keys_once_per_host(fleet: tuple[Path, list], monkeypatch: pytest.M
         alone_again.setattr(include_item_order, "KEEP", False)
         planned_by_play(root)
     assert len(keys) * 3 < len(templated)  # had each comparison templated the items again
+
+
+
+def test_item_order_once_per_host(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    """The order a host runs the items in, compared with the first hosts' items, is worked out once
+    per host and include while nothing it reads changes, not at every task and setter run the
+    include loads."""
+    root, alone = fleet
+    worked: list[str] = []
+    original = report.kept_item_order
+
+    def counting(plan, play_plan, host, include, order):  # type: ignore[no-untyped-def]
+        def work():  # type: ignore[no-untyped-def]
+            worked.append(host.name)
+            return order()
+        return original(plan, play_plan, host, include, work)
+
+    monkeypatch.setattr(report, "kept_item_order", counting)
+    assert planned_by_play(root) == alone
+    assert worked and len(worked) == len(set(worked))  # each host's order once (22 orders for 14 hosts before)
