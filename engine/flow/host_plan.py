@@ -40,6 +40,7 @@ from engine.flow.include_item_stops import (
     may_stop_later_items,
     unsure_stop,
 )
+from engine.flow.play_host_order import run_order_unknown
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
 from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, runs_once
@@ -58,6 +59,8 @@ class PlannedPlay:
     name: str
     hosts: list[str]
     tasks: list[PlannedTask] = field(default_factory=list)
+    order: str | None = None
+    """Why the hosts' order is the run's own (engine.flow.play_host_order), or None."""
 
 
 def plan_hosts(plan: Plan) -> list[PlannedPlay]:
@@ -122,7 +125,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     hosts = [host.name for host in play_plan.hosts]
     batches = play_batches(play, hosts)
     before = set(failed)
-    result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts)
+    result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts,
+                         order=run_order_unknown(plan, play_plan) if len(hosts) > 1 else None)
     selected = play_plan.selected_ids()
     signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     roles = RoleUses()

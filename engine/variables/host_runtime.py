@@ -37,6 +37,7 @@ from engine.variables.host_failures import BlockFailures
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
 from engine.variables.loop_vars import includer_loops, item_runs
+from engine.variables.once_runner import agreed, once_candidates
 from engine.variables.setters import ends_host_task as _ends_host_task
 from engine.variables.setters import ends_in_batch, host_names, play_enders, side_by_side
 from engine.variables.setters import maybe as _maybe
@@ -335,11 +336,15 @@ class Follower(BlockFailures):
         # run_once: the first host of the batch still in the play runs it, ansible gives the batch its result
         runner, unsure = (host, None) if not runs_once(task) or not play_plan.hosts else \
             self._once_runner(play_plan, host, task)
+        others = once_candidates(self.plan, play_plan, runner) if runs_once(task) and play_plan.hosts else None
         for rank, run in enumerate(runs if member else []):
             ran = self._ran_at_item(play_plan, host, task, run) if includers else True
             if ran is False:
                 continue  # at this item a task before it in its block failed, or none did before its rescue
-            own = _maybe(self._effects(play_plan, runner, task, run, occurrence), unsure or ran)
+            own = self._effects(play_plan, runner, task, run, occurrence)
+            if others is not None:  # the first host of the batch is the run's: any of them may run it
+                own = agreed(own, others, lambda other, run=run: self._effects(play_plan, other, task, run, occurrence))
+            own = _maybe(own, unsure or ran)
             if unordered:  # each run reads what the one before set, in an order (or a number) the run's
                 # read after the include: what every order of its items agrees on (engine.variables.include_orders)
                 known = after_every_order(self, play_plan, host, includers[0]) \

@@ -99,7 +99,7 @@ class Changes:
         if self.racy:
             play_plan.racy_groups = sorted(self.racy)  # type: ignore[attr-defined]
         play_plan.racy_tasks = self.racy_tasks  # type: ignore[attr-defined] - read by engine.variables.report
-        racy = _ordered_by(play_plan.play.hosts, self.racy)
+        racy = ordered_by(play_plan.play.hosts, self.racy)
         if racy:
             play_plan.racy_order = racy  # type: ignore[attr-defined]
 
@@ -312,7 +312,7 @@ def _reconcile(data: InventoryData) -> None:
             data._groups_dict_cache = {}  # noqa: SLF001 - the groups changed
 
 
-def _ordered_by(pattern: Any, racy: set[str]) -> list[str]:
+def ordered_by(pattern: Any, racy: set[str]) -> list[str]:
     """The groups among ``racy`` whose order the hosts ``pattern`` selects come in: those it
     names (or may match by a wildcard or a regex) other than to intersect or exclude."""
     from engine.inventory.patterns import split_host_pattern

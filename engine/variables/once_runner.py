@@ -1,0 +1,58 @@
+"""What a ``run_once`` task sets where the host it runs on is the run's to know.
+
+ansible runs a ``run_once`` task on the first host of the batch and gives its result to every host
+of the batch. Where the play's hosts come in an order only the run knows
+(engine.flow.play_host_order: ``shuffle``, a group ``group_by`` filled, a group whose nested child
+groups ansible walks in a set's order) any host of the play may be that first one. What the task
+sets is then known only where every such host would set the same (a constant, a value of the
+play's): it is followed on each of them (up to :data:`CANDIDATES`) and compared; otherwise each
+value is unknown, naming why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.batches import play_batches
+from engine.flow.play_host_order import run_order_unknown
+from engine.variables.setters import maybe
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.inventory.data import Host
+    from engine.variables.task_results import Effects
+
+CANDIDATES = 6
+"""The most hosts a ``run_once`` task's effects are followed on to see that they agree."""
+
+
+def once_candidates(plan: Plan, play_plan: PlayPlan, runner: Host) -> tuple[list[Host] | None, str] | None:
+    """The other hosts that may run a ``run_once`` task instead of ``runner`` and why (None for
+    the hosts: too many to follow), or None where the runner is known (the order is, or every
+    batch holds one host)."""
+    why = run_order_unknown(plan, play_plan)
+    if why is None:
+        return None
+    names = [host.name for host in play_plan.hosts]
+    if all(len(batch) < 2 for batch in play_batches(play_plan.play, names)):
+        return None
+    others = [host for host in play_plan.hosts if host is not runner]
+    return (others if len(others) < CANDIDATES else None), why
+
+
+def agreed(own: Effects, candidates: tuple[list[Host] | None, str], effects_on: Callable[[Host], Effects]) -> Effects:
+    """``own`` (what the task sets run on the host assumed first) where each other candidate
+    would set the same, else every value it sets unknown."""
+    from engine.variables.report import frozen
+
+    others, why = candidates
+    reason = f"set by a run_once task: {why}, so is the host it runs on"
+    if others is None:
+        return maybe(own, reason)
+    mine = _key(own, frozen)
+    return own if all(_key(effects_on(other), frozen) == mine for other in others) else maybe(own, reason)
+
+
+def _key(effects: Effects, frozen: Callable[[Any], Any]) -> Any:
+    return tuple((layer.label, frozen(dict(layer.values))) for layer in [*effects.included, *effects.facts])
