@@ -1,4 +1,8 @@
-"""What a ``run_once`` task sets where the host it runs on is the run's to know.
+"""Which host a ``run_once`` task runs on, and what it sets where that host is the run's to know.
+
+A ``run_once`` handler runs, at each flush point, on the first host of the batch the plan runs it
+on there (the first notified), and its result reaches every host of the batch
+(``StrategyBase.get_task_hosts``), notified or not (:func:`handler_runner`).
 
 ansible runs a ``run_once`` task on the first host of the batch and gives its result to every host
 of the batch. Where the play's hosts come in an order only the run knows
@@ -21,6 +25,7 @@ from engine.variables.setters import maybe
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
+    from engine.loading.model import Task
     from engine.variables.task_results import Effects
 
 CANDIDATES = 6
@@ -56,3 +61,21 @@ def agreed(own: Effects, candidates: tuple[list[Host] | None, str], effects_on: 
 
 def _key(effects: Effects, frozen: Callable[[Any], Any]) -> Any:
     return tuple((layer.label, frozen(dict(layer.values))) for layer in [*effects.included, *effects.facts])
+
+
+def handler_runner(play_plan: PlayPlan, handler: Task, occurrence: int, batch: list[Host],
+                   placed: int) -> tuple[Host, str | None] | None:
+    """The host of ``batch`` a ``run_once`` ``handler`` runs on at its ``occurrence``-th flush point,
+    as the plan runs it there (where the plan lists it at the ``placed`` flush points the play's
+    order has it), with why only the run knows it if so; None where the plan does not say."""
+    outcomes = (getattr(play_plan, "planned_runs", None) or {}).get(id(handler), [])
+    if len(outcomes) != placed or occurrence >= placed:
+        return None
+    for runner in batch:
+        runs = outcomes[occurrence].get(runner.name, False)
+        if runs is True:
+            return runner, None
+        if isinstance(runs, str):
+            return runner, f"set by task '{handler.display_name()}', run once on the first host notified, " \
+                           f"which only the run knows: on {runner.name} it {runs}"
+    return None
