@@ -81,7 +81,7 @@ class Follower(BlockFailures):
         result = []
         for layer in layers:
             if layer.level == "host facts":
-                result.append(facts_layer(self.plan, play_plan, host))
+                result.append(facts_layer(self.plan, play_plan, host, task))
             elif layer.pending and layer.label == EARLIER_TASKS:
                 result += shared_earlier_layers(self, play_plan, host, task, occurrence, outer)
             else:
