@@ -31,8 +31,6 @@ def play_order_reason(play_plan: Any, nested: Mapping[str, str]) -> str | None:
 def play_run_ordered(play_plan: Any, nested: Mapping[str, str]) -> list[str]:
     """The groups of ``nested`` the play's pattern takes its hosts in order from; worked out once
     per inventory state (hosts x tasks ask)."""
-    from engine.variables.inventory_changes import ordered_by
-
     if not nested:
         return []
     kept = play_plan.__dict__.get("_nested_order")
@@ -51,3 +49,19 @@ def run_order_unknown(plan: Plan, play_plan: PlayPlan) -> str | None:
         return "the play's order is the run's (shuffle)"
     inventory = getattr(play_plan, "inventory", None) or plan.inventory
     return play_order_reason(play_plan, run_ordered_groups(inventory.data))
+
+
+def ordered_by(pattern: Any, racy: set[str]) -> list[str]:
+    """The groups among ``racy`` whose order the hosts ``pattern`` selects come in: those it
+    names (or may match by a wildcard or a regex) other than to intersect or exclude."""
+    from engine.inventory.patterns import split_host_pattern
+
+    if not racy:
+        return []
+    found: set[str] = set()
+    for term in split_host_pattern(pattern):
+        if term[:1] in ("&", "!"):
+            continue
+        name = term.split("[", 1)[0] if not term.startswith("~") else term
+        found |= racy if any(c in name for c in "*?~") else racy & {name}
+    return sorted(found)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import play_batches
 from engine.flow.play_host_order import run_order_unknown
+from engine.values import frozen
 from engine.variables.setters import maybe
 
 if TYPE_CHECKING:
@@ -49,8 +50,6 @@ def once_candidates(plan: Plan, play_plan: PlayPlan, runner: Host) -> tuple[list
 def agreed(own: Effects, candidates: tuple[list[Host] | None, str], effects_on: Callable[[Host], Effects]) -> Effects:
     """``own`` (what the task sets run on the host assumed first) where each other candidate
     would set the same, else every value it sets unknown."""
-    from engine.variables.report import frozen
-
     others, why = candidates
     reason = f"set by a run_once task: {why}, so is the host it runs on"
     if others is None:

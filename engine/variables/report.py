@@ -25,6 +25,7 @@ from engine.flow.play_host_order import play_order_reason
 from engine.inventory.host_order import run_ordered_groups
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered
+from engine.values import frozen as frozen  # re-exported: the API of this module
 from engine.variables.include_item_order import kept_item_keys
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
@@ -368,17 +369,6 @@ def inventory_twins(plan: Plan, play_plan: PlayPlan, task: Task | None, twin: An
                 index.setdefault(token, []).append(host.name)
         members = play_plan.__dict__["inventory twin members"] = (plan, index)
     return members[1].get(twin, [])  # type: ignore[no-any-return]
-
-
-def frozen(value: Any, depth: int = 0) -> Any:
-    """``value`` as a hashable key that tells 1, 1.0, True and "1" apart."""
-    if isinstance(value, Mapping) and depth < 50:
-        return ("dict", tuple(sorted(((str(k), frozen(v, depth + 1)) for k, v in value.items()), key=repr)))
-    if isinstance(value, list | tuple) and depth < 50:
-        return ("list", tuple(frozen(item, depth + 1) for item in value))
-    if isinstance(value, str | int | float | bool | None):
-        return (type(value).__name__, value)
-    return ("repr", repr(value))
 
 
 def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
