@@ -133,16 +133,20 @@ def _probe_templates(task: Task, names: list[str]) -> dict[str, str]:
 
 def _rendered(templar: Any, text: str) -> Any:
     """``text`` rendered as the probe renders it: a value only the run has is unknown, a name
-    defined nowhere undefined."""
+    defined nowhere undefined; a value that is known only in part is shown as `vars` shows a
+    variable holding it (a list in an order only the run knows is unknown, engine.values.unknown_as_shown)."""
     from engine.templating.errors import RunTimeOnly, cause_of, undefined_cause
     from engine.templating.templar import TemplateFailure
+    from engine.values import unknown_as_shown
 
     try:
-        return templar.template(text)
+        value = templar.template(text)
     except TemplateFailure as exc:
         if cause_of(exc, RunTimeOnly) is None and undefined_cause(exc):
             return "undefined"
         return f"unknown: {exc}"
+    why = unknown_as_shown(value)
+    return value if why is None else f"unknown: {why}"
 
 
 def judged(name: str, expected: Any, ours: Any, runtime: set[str], first_seed_only: bool = False) -> str | None:
