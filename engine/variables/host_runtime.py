@@ -196,14 +196,16 @@ class Follower(BlockFailures):
             _as_written.append(play_plan)
             return ran
         outcomes = runs.get(id(task), [])
+        # a run_once handler's result reaches every host of the batch, notified or not
+        receivers = [other.name for other in host_batch(play_plan, host.name)] \
+            if task.handler and runs_once(task) else [host.name]
         if len(outcomes) != len(self.order_of(play_plan.play).positions.get(id(task), [])):
             # the plan lists its runs otherwise (notifications pending after a flush point): only
             # where it runs at none of them is known
-            return False if outcomes and all(found.get(host.name) is False for found in outcomes) else ran
-        runs_here = outcomes[occurrence].get(host.name, "where it runs is the run's")
-        if task.handler and runs_once(task):  # its result reaches every host of the batch, notified or not
-            batch = [outcomes[occurrence].get(other.name, False) for other in host_batch(play_plan, host.name)]
-            runs_here = True if True in batch else next((why for why in batch if isinstance(why, str)), False)
+            return False if outcomes and all(found.get(name) is False for found in outcomes for name in receivers) \
+                else ran
+        batch = [outcomes[occurrence].get(name, "where it runs is the run's") for name in receivers]
+        runs_here = True if True in batch else next((why for why in batch if isinstance(why, str)), False)
         if isinstance(runs_here, str):
             return f"set by task '{task.display_name()}', which on this host {runs_here}"
         return ran if runs_here else False
