@@ -257,3 +257,14 @@ def strings(value: object) -> Iterator[str]:
     elif isinstance(value, list):
         for item in value:
             yield from strings(item)
+
+
+def frozen(value: object, depth: int = 0) -> object:
+    """``value`` as a hashable key that tells 1, 1.0, True and "1" apart."""
+    if isinstance(value, Mapping) and depth < 50:
+        return ("dict", tuple(sorted(((str(k), frozen(v, depth + 1)) for k, v in value.items()), key=repr)))
+    if isinstance(value, list | tuple) and depth < 50:
+        return ("list", tuple(frozen(item, depth + 1) for item in value))
+    if isinstance(value, str | int | float | bool | None):
+        return (type(value).__name__, value)
+    return ("repr", repr(value))

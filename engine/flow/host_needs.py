@@ -14,6 +14,7 @@ from engine.flow.loops import loop_of
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.shared_outcomes import _HOST_IDENTITY, _SAME_ON_EVERY_HOST, _SET_PER_HOST, _ReadsMore
 from engine.variables import host_answers as answers
+from engine.variables.host_facts import facts_cleared
 from engine.variables.raw import looks_like_fact
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ class HostNeeds:
         self._rebound = False
         cached = getattr(plan, "facts", {}).get(host.name)
         self._facts: dict[str, Any] | None = cached.variables(inject_facts_as_vars()) if cached else None
+        if cached and facts_cleared(plan, play_plan, host, task):  # a meta: clear_facts emptied the cache
+            self._facts = {"ansible_facts": {}}
         self.touched: set[str] = set()
         """Every name the outcome read, also through the templates of values."""
         self.set_per_host: set[str] = set()

@@ -26,6 +26,7 @@ from engine.flow.include_items import per_include_item
 from engine.flow.loops import loop_of
 from engine.flow.outcome_log import asked
 from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
+from engine.flow.play_host_order import run_order_unknown
 from engine.flow.rebound import IDENTITY, Identities, identity
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import ONCE_PER_BATCH, check_mode, run_once_hosts
@@ -80,14 +81,16 @@ def _outcomes_of(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[t
     sharing = _SharedOutcomes(plan, play_plan, task, signatures, not per_host_vars_files(play_plan), _HostTask)
     sharing.removed, sharing.hosts = removed, chosen
     found: dict[str, HostOutcome] = {}
+    # the host of a batch of two or more a run_once task runs on, where the batches' order is the run's
+    unordered = run_order_unknown(plan, play_plan) \
+        if once_on is not None and any(first != name for name, first in once_on.items()) else None
     for place, host in enumerate(chosen):
         if place == 1 and once_on is None and (by_classes := by_class(sharing, chosen[1:], conditions)) is not None:
             found.update(by_classes)  # the other hosts, class by class (engine.flow.host_classes)
             break
         first = once_on.get(host.name, host.name) if once_on is not None else host.name
-        if once_on is not None and not play_plan.order_known:
-            found[host.name] = HostOutcome(DEPENDS, "run_once: the play's order is the run's (shuffle), so is "
-                                                    "the host it runs on")
+        if unordered is not None:
+            found[host.name] = HostOutcome(DEPENDS, f"run_once: {unordered}, so is the host it runs on")
         elif first != host.name and once_known:
             found[host.name] = HostOutcome(SKIPPED, f"{'add_host' if task.action in ONCE_PER_BATCH else 'run_once'}: "
                                                     f"runs once for its batch, on {first}", True)

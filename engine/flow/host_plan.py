@@ -40,6 +40,7 @@ from engine.flow.include_item_stops import (
     may_stop_later_items,
     unsure_stop,
 )
+from engine.flow.play_host_order import run_order_unknown
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
 from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, runs_once
@@ -58,6 +59,8 @@ class PlannedPlay:
     name: str
     hosts: list[str]
     tasks: list[PlannedTask] = field(default_factory=list)
+    order: str | None = None
+    """Why the hosts' order is the run's own (engine.flow.play_host_order), or None."""
 
 
 def plan_hosts(plan: Plan) -> list[PlannedPlay]:
@@ -122,7 +125,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     hosts = [host.name for host in play_plan.hosts]
     batches = play_batches(play, hosts)
     before = set(failed)
-    result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts)
+    result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts,
+                         order=run_order_unknown(plan, play_plan) if len(hosts) > 1 else None)
     selected = play_plan.selected_ids()
     signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     roles = RoleUses()
@@ -225,6 +229,16 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             result.tasks.append(planned)
             continue
         planning = hosts
+
+        def forced_handler(host: str, task: Task = task, conditions: Any = conditions,
+                           removed: Any = removed) -> HostOutcome:
+            """A handler on a host a failure stopped in this play, with force_handlers: the implicit
+            flush point of its section runs in an ``always`` (``Play.compile``), so what the host was
+            notified of before the failure runs there, as its notifications decide."""
+            base = task_outcomes(plan, play_plan, task, conditions, batches, signatures,
+                                 [h for h in play_plan.hosts if h.name == host], removed)[host]
+            return heard.handler_outcomes(task)(host, base)
+
         if failed and not spreading and not item_stops and not stopping:  # the stopped hosts alike, group by group
             if forced is None:
                 forced = [force_handlers(plan, play)]
@@ -233,6 +247,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             for (why, earlier), members in groups.items():
                 planned.hosts.update(dict.fromkeys(members, _after_failure(task.handler, why,
                                                                            False if earlier else forced[0])))
+                if task.handler and forced[0] is True and why[1] and not earlier and heard.flush is None \
+                        and not includers:  # force_handlers: the section's flush runs in an always
+                    planned.hosts.update((host, forced_handler(host)) for host in members)
         place = where(planned)  # told in every failure's reason: worked out once, not per host
         handler_outcome = None
         for host in planning:
@@ -257,6 +274,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                     forced = [force_handlers(plan, play)]  # the play's, once: it reads ansible.cfg
                 planned.hosts[host] = _after_failure(task.handler, failed[host],
                                                      forced[0] if host not in before else False)
+                if task.handler and forced[0] is True and failed[host][1] and host not in before \
+                        and heard.flush is None and not includers:
+                    planned.hosts[host] = forced_handler(host)
                 if spreading and not failed[host][1] and host not in before and task_outcomes(  # it may go on, and fail
                         plan, play_plan, task, conditions, batches, signatures,
                         [h for h in play_plan.hosts if h.name == host], removed)[host].outcome in (DEPENDS, FAILS):

@@ -61,16 +61,39 @@ def short(value: Any, limit: int = 120) -> str:
 
 
 def runs_setup(play: Any) -> bool:
-    """Whether the play has a task gathering facts itself, or clearing them (``meta:
-    clear_facts``, which empties the fact cache too): its facts are then the run's (once per play)."""
+    """Whether the play has a task gathering facts itself, or clearing them where only the run
+    knows whether it does (``meta: clear_facts`` under a condition or an include: it empties the
+    fact cache too): its facts are then the run's (once per play). One that clears them whatever
+    the values empties them at its place (:func:`clears_facts_at`)."""
     found = play.derived.get("runs_setup")
     if found is None:
         from engine.flow.plan import play_tasks
 
+        certain = clears_facts_at(play)
         found = play.derived["runs_setup"] = any(
-            task.action in kw.GATHERS_FACTS or task.action in kw.META and isinstance(task.args, Mapping)
-            and task.args.get("_raw_params") == "clear_facts" for task in play_tasks(play))
+            task.action in kw.GATHERS_FACTS or _clears_facts(task) and task is not certain
+            for task in play_tasks(play))
     return found
+
+
+def clears_facts_at(play: Any) -> Any:
+    """The play's first ``meta: clear_facts`` that runs on every batch whatever the values (no
+    ``when`` on its way, written in the play or a file it imports: ``StrategyBase._execute_meta``
+    then empties the fact cache of every host of the play), or None."""
+    found = play.derived.get("clears_facts_at", False)
+    if found is False:
+        from engine.flow.plan import play_tasks
+        from engine.variables.play_order import play_order
+
+        order = play_order(play)
+        found = play.derived["clears_facts_at"] = next(
+            (task for task in play_tasks(play) if _clears_facts(task) and not task.effective_when()
+             and not task.handler and not order.includers.get(id(task)) and id(task) in order.positions), None)
+    return found
+
+
+def _clears_facts(task: Any) -> bool:
+    return task.action in kw.META and isinstance(task.args, Mapping) and task.args.get("_raw_params") == "clear_facts"
 
 
 def include_loop_names(play: Any, task: Task) -> frozenset[str]:

@@ -94,8 +94,9 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
     run may include it on some host): the handlers the include adds join ``handlers`` (the
     play's, kept up to date for the caller) only if it may, and a notification stays pending after an
     explicit ``flush_handlers``, which may not run on every host: its handlers come again at the
-    next flush point. ``notified``: what tasks the caller planned outside ``tasks`` (those a
-    run-time include loads) notified meanwhile, taken as pending here."""
+    next flush point; for the values (``loaded`` None), after one whose ``when`` may be false.
+    ``notified``: what tasks the caller planned outside ``tasks`` (those a run-time include loads)
+    notified meanwhile, taken as pending here."""
     handlers = handlers if handlers is not None else []
     handlers[:] = [task for block in play.handlers for task in block.tasks() if not task.implicit]
     pending: list[str] = []
@@ -122,7 +123,7 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
             due = {id(h) for name in (*pending, *looping) for h in search_handlers(handlers, name)}
             if loaded is not None and any(is_template(name) for name in (*pending, *looping)):
                 due |= {id(h) for h in handlers}  # a templated name may name any of them
-            if loaded is None or task.implicit:
+            if loaded is None and not _may_skip(task) or task.implicit:
                 pending = []
             for handler in list(handlers):
                 if id(handler) in due:
@@ -135,6 +136,14 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
         if id(handler) not in ran and not (loaded is None and _shadowed(handler, handlers)):
             yield handler, brought.get(id(handler), [])
             yield from with_includers(handler.children, [*brought.get(id(handler), []), handler])
+
+
+def _may_skip(flush: Task) -> bool:
+    """Whether an explicit ``flush_handlers`` may flush nothing on a host: a ``when`` on the way to
+    it may be false there. What was notified before it then waits for the next flush point on such
+    a host, so the play's order (``loaded`` None: the values') has its handlers there again, as the
+    plan lists them."""
+    return any(condition.value is not True for condition in flush.effective_when())
 
 
 def _never_loads(include: Task) -> bool:

@@ -304,4 +304,6 @@ def _fact_read(raw: Any, variables: Mapping[str, Any]) -> str | None:
     if not is_template(raw):
         return None
     read = names_read(str(raw), False)
-    return next((name for name in sorted(read or ()) if looks_like_fact(name) and name not in variables), None)
+    # ansible_facts is each host's whatever the hostless values hold for it (the {} of no facts gathered)
+    return next((name for name in sorted(read or ()) if looks_like_fact(name)
+                 and (name == "ansible_facts" or name not in variables)), None)

@@ -52,7 +52,7 @@ class FollowedHostVars(HostVars):
     def _followed_values(self, host: Host) -> Mapping[str, Any]:
         plan = self._follower.plan
         layers = [*kept_inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
-                  facts_layer(plan, self._play_plan, host)]
+                  facts_layer(plan, self._play_plan, host, self._task)]
         may_set = names_set_before(plan, self._play_plan, self._follower.order_of)
         merge = self._manager.inventory.data.merge_hashes
         # read by others: what a failure before stopped the host from setting is not set (engine.variables.failed_hosts)

@@ -13,6 +13,7 @@ from engine.variables.sources import Layer, RuntimeValue, gathers_facts
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
+    from engine.loading.model import Task
 
 
 def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
@@ -57,7 +58,38 @@ def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
     return found
 
 
-def facts_layer(plan: Plan, play_plan: PlayPlan, host: Host) -> Layer:
+def facts_cleared(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None = None) -> str | None:
+    """The ``meta: clear_facts`` that left the host's facts empty at ``task`` (None: the task's place
+    in the play is not asked), with nothing gathering them since: one of this play before the task,
+    or of the latest play before with the host that gathers, sets up or clears facts."""
+    from engine.flow.host_reading import clears_facts_at, runs_setup
+    from engine.variables.play_order import play_order
+
+    plays = plays_before(plan, play_plan, including=True)
+    for earlier in reversed(plays):
+        clear = clears_facts_at(earlier.play)
+        if earlier is play_plan:
+            order = play_order(earlier.play)
+            at = order.positions.get(id(task), [None])[0] if task is not None else None
+            if clear is not None and at is not None and order.positions[id(clear)][0] < at \
+                    and host.name in host_names(earlier) and not runs_setup(earlier.play):
+                return clear.display_name()  # gathered at the play's start, if at all: cleared after
+            if gathers_facts(earlier.play) or runs_setup(earlier.play) or clear is not None:
+                return None
+            continue
+        if host.name not in host_names(earlier):
+            continue
+        if clear is not None and not runs_setup(earlier.play):
+            return clear.display_name()
+        if gathers_facts(earlier.play) or runs_setup(earlier.play):
+            return None
+    return None
+
+
+def facts_layer(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None = None) -> Layer:
+    cleared = facts_cleared(plan, play_plan, host, task)
+    if cleared is not None:
+        return Layer("host facts", f"no facts (task '{cleared}' cleared them)", {"ansible_facts": {}})
     reason = facts_unknown(plan, play_plan, host)
     if reason is not None:
         return Layer("host facts", "gathered facts (set at run time by gather_facts)",

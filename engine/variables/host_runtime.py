@@ -37,6 +37,7 @@ from engine.variables.host_failures import BlockFailures
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
 from engine.variables.loop_vars import includer_loops, item_runs
+from engine.variables.once_runner import agreed, handler_runner, once_candidates
 from engine.variables.setters import ends_host_task as _ends_host_task
 from engine.variables.setters import ends_in_batch, host_names, play_enders, side_by_side
 from engine.variables.setters import maybe as _maybe
@@ -80,7 +81,7 @@ class Follower(BlockFailures):
         result = []
         for layer in layers:
             if layer.level == "host facts":
-                result.append(facts_layer(self.plan, play_plan, host))
+                result.append(facts_layer(self.plan, play_plan, host, task))
             elif layer.pending and layer.label == EARLIER_TASKS:
                 result += shared_earlier_layers(self, play_plan, host, task, occurrence, outer)
             else:
@@ -194,11 +195,16 @@ class Follower(BlockFailures):
             _as_written.append(play_plan)
             return ran
         outcomes = runs.get(id(task), [])
+        # a run_once handler's result reaches every host of the batch, notified or not
+        receivers = [other.name for other in host_batch(play_plan, host.name)] \
+            if task.handler and runs_once(task) else [host.name]
         if len(outcomes) != len(self.order_of(play_plan.play).positions.get(id(task), [])):
             # the plan lists its runs otherwise (notifications pending after a flush point): only
             # where it runs at none of them is known
-            return False if outcomes and all(found.get(host.name) is False for found in outcomes) else ran
-        runs_here = outcomes[occurrence].get(host.name, "where it runs is the run's")
+            return False if outcomes and all(found.get(name) is False for found in outcomes for name in receivers) \
+                else ran
+        batch = [outcomes[occurrence].get(name, "where it runs is the run's") for name in receivers]
+        runs_here = True if True in batch else next((why for why in batch if isinstance(why, str)), False)
         if isinstance(runs_here, str):
             return f"set by task '{task.display_name()}', which on this host {runs_here}"
         return ran if runs_here else False
@@ -282,10 +288,14 @@ class Follower(BlockFailures):
         return runs_once(task) and bool(play_plan.hosts) and self._once_runner(play_plan, host, task)[0] is not host \
             and self.stopped_before(play_plan, host) is not True  # a batch that never ran gets nothing
 
-    def _once_runner(self, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Host, str | None]:
+    def _once_runner(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> tuple[Host, str | None]:
         """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch that
-        no ``meta: end_host`` before the task ended, with why only the run knows it, if so."""
+        no ``meta: end_host`` before the task ended (a handler: the first the plan runs it on at
+        that flush point, the first notified), with why only the run knows it, if so."""
         batch = host_batch(play_plan, host.name)  # its hosts, in the play's order
+        if task.handler and (found := handler_runner(play_plan, task, occurrence, batch,
+                                                     len(self.order_of(play_plan.play).positions.get(id(task), [])))):
+            return found
         order = self.order_of(play_plan.play)
         at = order.positions.get(id(task), [len(order.tasks)])[0]
         enders = [done for _, done in _setters(order, at) if _ends_host_task(done)]
@@ -334,12 +344,16 @@ class Follower(BlockFailures):
                     runs = runs[:1]  # a dependency of the included role: it has run after the first item
         # run_once: the first host of the batch still in the play runs it, ansible gives the batch its result
         runner, unsure = (host, None) if not runs_once(task) or not play_plan.hosts else \
-            self._once_runner(play_plan, host, task)
+            self._once_runner(play_plan, host, task, occurrence)
+        others = once_candidates(self.plan, play_plan, runner) if runs_once(task) and play_plan.hosts else None
         for rank, run in enumerate(runs if member else []):
             ran = self._ran_at_item(play_plan, host, task, run) if includers else True
             if ran is False:
                 continue  # at this item a task before it in its block failed, or none did before its rescue
-            own = _maybe(self._effects(play_plan, runner, task, run, occurrence), unsure or ran)
+            own = self._effects(play_plan, runner, task, run, occurrence)
+            if others is not None:  # the first host of the batch is the run's: any of them may run it
+                own = agreed(own, others, lambda other, run=run: self._effects(play_plan, other, task, run, occurrence))
+            own = _maybe(own, unsure or ran)
             if unordered:  # each run reads what the one before set, in an order (or a number) the run's
                 # read after the include: what every order of its items agrees on (engine.variables.include_orders)
                 known = after_every_order(self, play_plan, host, includers[0]) \

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.flow.play_host_order import ordered_by
 from engine.flow.run_settings import runs_once
 from engine.inventory.graph_copy import copy_graph
 from engine.loading import keywords as kw
@@ -99,7 +100,7 @@ class Changes:
         if self.racy:
             play_plan.racy_groups = sorted(self.racy)  # type: ignore[attr-defined]
         play_plan.racy_tasks = self.racy_tasks  # type: ignore[attr-defined] - read by engine.variables.report
-        racy = _ordered_by(play_plan.play.hosts, self.racy)
+        racy = ordered_by(play_plan.play.hosts, self.racy)
         if racy:
             play_plan.racy_order = racy  # type: ignore[attr-defined]
 
@@ -310,21 +311,3 @@ def _reconcile(data: InventoryData) -> None:
         if any(group.name not in ("all", "ungrouped") for group in host.get_groups()):
             ungrouped.remove_host(host)
             data._groups_dict_cache = {}  # noqa: SLF001 - the groups changed
-
-
-def _ordered_by(pattern: Any, racy: set[str]) -> list[str]:
-    """The groups among ``racy`` whose order the hosts ``pattern`` selects come in: those it
-    names (or may match by a wildcard or a regex) other than to intersect or exclude."""
-    from engine.inventory.patterns import split_host_pattern
-
-    if not racy:
-        return []
-    found: set[str] = set()
-    for term in split_host_pattern(pattern):
-        if term[:1] in ("&", "!"):
-            continue
-        name = term.split("[", 1)[0] if not term.startswith("~") else term
-        found |= racy if any(c in name for c in "*?~") else racy & {name}
-    return sorted(found)
-
-

@@ -21,8 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
 from engine.flow.batches import play_batches as play_batches
+from engine.flow.play_host_order import play_order_reason
+from engine.inventory.host_order import run_ordered_groups
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered
+from engine.values import frozen as frozen  # re-exported: the API of this module
 from engine.variables.include_item_order import kept_item_keys, kept_item_order
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
@@ -117,14 +120,15 @@ def _change_before(play_plan: PlayPlan, task: Task | None, host: str | None = No
                  if change.batch < batch or change.batch == batch and change.position < at[0]), None)
 
 
-def lists_in_run_order(play_plan: Any, task: Task | None = None,
-                       magic: Mapping[str, Any] | None = None, host: str | None = None) -> dict[str, Any]:
+def lists_in_run_order(play_plan: Any, task: Task | None = None, magic: Mapping[str, Any] | None = None,
+                       host: str | None = None, data: Any = None) -> dict[str, Any]:
     """The magic lists whose order only the run knows: the batch of a play whose ``order`` is
-    ``shuffle`` (or a template); after a group_by that put two hosts in one group
-    (engine.variables.inventory_changes), that group in ``groups`` (of ``magic``), and the host
-    lists of a play on that group, as :class:`RunOrdered` lists (what reads no order of them is
-    known); after an add_host or group_by of ``task``'s own play that only the run can follow,
-    ``groups`` and ``group_names``."""
+    ``shuffle`` (or a template); the groups of the inventory ``data`` (the one the task reads)
+    whose hosts ansible walks in a set's order (engine.inventory.host_order), and after a group_by
+    that put two hosts in one group (engine.variables.inventory_changes), that group, in ``groups``
+    (of ``magic``), and the host lists of a play on such a group, as :class:`RunOrdered` lists
+    (what reads no order of them is known); after an add_host or group_by of ``task``'s own play
+    that only the run can follow, ``groups`` and ``group_names``."""
     found: dict[str, Any] = {}
     if not play_plan.order_known:
         shuffled = RuntimeValue("the play's hosts in the order its 'order' gives them, which only the run knows")
@@ -140,23 +144,30 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None,
         for name in ("ansible_play_hosts_all", "ansible_play_hosts"):  # the hosts add_host put in the play
             if isinstance(value := (magic or {}).get(name), list):
                 found[name] = value + [added for added in change.joined if added not in value]
+    nested = run_ordered_groups(data) if data is not None else {}
     racy = set(change.racy) if change is not None else set(getattr(play_plan, "racy_groups", None) or ())
     groups = (magic or {}).get("groups")
-    if racy and isinstance(groups, Mapping):
-        found["groups"] = _racy_groups(play_plan, groups, frozenset(racy))
+    if (racy or nested) and isinstance(groups, Mapping):
+        found["groups"] = _racy_groups(play_plan, groups, frozenset(racy), nested)
     elif racy:
         found["groups"] = RuntimeValue(_racy_reason(sorted(racy)))
-    if getattr(play_plan, "racy_order", None):
-        found.update({name: RunOrdered(value) for name in ("ansible_play_hosts", "ansible_play_hosts_all",
-                                                           "ansible_play_batch", "play_hosts")
+    why = play_order_reason(play_plan, nested)
+    if why is not None:
+        found.update({name: _ordered(value, why) for name in ("ansible_play_hosts", "ansible_play_hosts_all",
+                                                              "ansible_play_batch", "play_hosts")
                       if isinstance(value := found.get(name, (magic or {}).get(name)), list)})
         batches = play_batches(play_plan.play, [h.name for h in play_plan.hosts])
         if len(batches) > 1 and any(len(batch) > 1 for batch in batches):
             # its serial batches are cut from that order: which hosts share one is the run's too
             # (a batch of one host is that host's, whatever the order)
-            batch = RuntimeValue(f"the hosts of each serial batch of the play, cut from "
-                                 f"{_racy_reason(sorted(play_plan.racy_order))}")
+            batch = RuntimeValue(f"the hosts of each serial batch of the play, cut from {why}")
             found.update({"ansible_play_batch": batch, "play_hosts": batch})
+    return found
+
+
+def _ordered(value: list[Any], why: str) -> RunOrdered:
+    found = RunOrdered(value)
+    found.why = f"not known before the run: {why}"
     return found
 
 
@@ -190,18 +201,23 @@ def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, n
     return RunOrdered.made_from(value, less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
 
 
-def _racy_groups(play_plan: Any, groups: Mapping[str, Any], racy: frozenset[str]) -> dict[str, Any]:
-    """``groups`` with the lists of the ``racy`` groups in the run's order: the same for every host
-    that reads that inventory at that point of the play, so made once for them all (each list a copy
-    of its group's hosts: made per host, thousands of hosts made thousands of copies each), and one
-    object, so that what is shown of it is worked out once too (:func:`_magic_shown`)."""
+def _racy_groups(play_plan: Any, groups: Mapping[str, Any], racy: frozenset[str],
+                 nested: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``groups`` with the lists of the ``racy`` groups (and of ``nested``: group -> why) in the
+    run's order: the same for every host that reads that inventory at that point of the play, so
+    made once for them all (each list a copy of its group's hosts: made per host, thousands of hosts
+    made thousands of copies each), and one object, so that what is shown of it is worked out once
+    too (:func:`_magic_shown`)."""
     made = play_plan.__dict__.setdefault("_racy_groups_made", {})
-    key = (id(groups), racy)
+    nested = nested or {}
+    key = (id(groups), racy, id(nested))
     found = made.get(key)
     if found is None or found[0] is not groups:
         named = getattr(play_plan, "racy_tasks", {})
         found = made[key] = (groups, {name: _ordered_by_task(hosts, name, named.get(name))
-                                      if name in racy and isinstance(hosts, list) else hosts
+                                      if name in racy and isinstance(hosts, list) else
+                                      _ordered(hosts, nested[name].removeprefix("not known before the run: "))
+                                      if name in nested and isinstance(hosts, list) else hosts
                                       for name, hosts in groups.items()})
     return found[1]
 
@@ -355,17 +371,6 @@ def inventory_twins(plan: Plan, play_plan: PlayPlan, task: Task | None, twin: An
     return members[1].get(twin, [])  # type: ignore[no-any-return]
 
 
-def frozen(value: Any, depth: int = 0) -> Any:
-    """``value`` as a hashable key that tells 1, 1.0, True and "1" apart."""
-    if isinstance(value, Mapping) and depth < 50:
-        return ("dict", tuple(sorted(((str(k), frozen(v, depth + 1)) for k, v in value.items()), key=repr)))
-    if isinstance(value, list | tuple) and depth < 50:
-        return ("list", tuple(frozen(item, depth + 1) for item in value))
-    if isinstance(value, str | int | float | bool | None):
-        return (type(value).__name__, value)
-    return ("repr", repr(value))
-
-
 def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
               occurrence: int = 0, outer: tuple[int, ...] = ()) -> tuple[list[Layer], dict[str, Any]]:
     """Every level that sets variables for ``task`` on ``host`` (lowest first, the magic
@@ -379,7 +384,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     follower = Follower(plan, play_order, templar_at, include_item_order)
     own = scope.magic_for(host, task)
-    magic = {**own, **lists_in_run_order(play_plan, task, own, host.name),
+    magic = {**own, **lists_in_run_order(play_plan, task, own, host.name, scope.manager.inventory.data),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence, host)}
     magic.update(_less_removed(plan, play_plan, task, host, magic))
     playbook_dir = os.path.abspath(play_plan.play.basedir)

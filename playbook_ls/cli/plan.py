@@ -155,7 +155,7 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
 def as_json(plays: list[Any]) -> dict[str, Any]:
     """The documented JSON shape (docs/plan.md)."""
     return {"version": JSON_VERSION, "plays": [
-        {"play": play.name, "hosts": play.hosts, "tasks": [
+        {"play": play.name, "hosts": play.hosts, **_order(play), "tasks": [
             {"task": task.name, "path": _relative(task.path), "line": task.line, "handler": task.handler,
              "outcomes": [{"outcome": kind, "reason": reason, "hosts": hosts}
                           for kind, reason, hosts in outcome_groups(task)]}
@@ -163,12 +163,18 @@ def as_json(plays: list[Any]) -> dict[str, Any]:
         for play in plays]}
 
 
+def _order(play: Any) -> dict[str, str]:
+    """``order``: why the play's hosts come in an order only the run knows, where they do."""
+    why = getattr(play, "order", None)
+    return {"order": why} if why else {}
+
+
 def json_text(plays: list[Any]) -> str:
     """:func:`as_json` as text, each task on a line of its own, written piece by piece: a plan of
     a thousand hosts holds a million outcomes, told once per group of hosts."""
     lines = [f'{{"version": {JSON_VERSION}, "plays": [']
     for index, play in enumerate(plays):
-        lines.append(json.dumps({"play": play.name, "hosts": play.hosts})[:-1] + ', "tasks": [')
+        lines.append(json.dumps({"play": play.name, "hosts": play.hosts, **_order(play)})[:-1] + ', "tasks": [')
         tasks = []
         for task in play.tasks:
             head = json.dumps({"task": task.name, "path": _relative(task.path), "line": task.line,
@@ -188,7 +194,8 @@ def as_text(plays: list[Any]) -> str:
 
     lines: list[str] = []
     for play in plays:
-        lines.append(f"PLAY [{play.name}]  hosts: {', '.join(play.hosts) or 'none'}")
+        lines.append(f"PLAY [{play.name}]  hosts: {', '.join(play.hosts) or 'none'}"
+                     + (f" (in an order only the run knows: {play.order})" if getattr(play, "order", None) else ""))
         for task in play.tasks:
             where = f"  {_relative(task.path)}:{task.line}" if task.path else ""
             kind = "HANDLER" if task.handler else "TASK"

@@ -138,6 +138,10 @@ RUN_TIME_KINDS = {
     "a fact the run gathers or clears": "a gathered fact",
     "check mode: whether": "a module's check mode support",
     "not run if every host of the batch": "an earlier failure",
+    "(as their results came in)": "the order the hosts' results come in",
+    "the last to finish wins": "the order the hosts' results come in",
+    "in the order of a Python set of groups": "the inventory's order of a set of groups",
+    "the play's order is the run's (shuffle)": "the play's shuffled order",
 }
 
 

@@ -74,7 +74,7 @@ def values_at(root: Path, where: str, host: str, index: int, names: list[str],
     the task's variables (a probe written as ``label: "{{ item.name }}"``)."""
     plan = scenario_plan(root)
     path, _, line = where.rpartition(":")
-    runs = tasks_at(plan, str(root / path), int(line) - 1, host)
+    runs = reported_runs(root, where, host, tasks_at(plan, str(root / path), int(line) - 1, host))
     if index >= len(runs):
         raise AssertionError(f"playbook-ls runs the task at {where} {len(runs)} time(s) on {host}, ansible ran it "
                              f"at least {index + 1} times")
@@ -91,6 +91,35 @@ def values_at(root: Path, where: str, host: str, index: int, names: list[str],
     return json.loads(json.dumps(values, default=str).replace(json.dumps(str(root))[1:-1], "<ROOT>"))
 
 
+def reported_runs(root: Path, where: str, host: str, runs: list[Any]) -> list[Any]:
+    """``runs`` (every run placed at ``where`` on ``host``, in run order) less those the plan says
+    are skipped there: ansible's recording holds the probe's reported runs only (a role its `when`
+    skips, included again later, reports its second run as its first). Where the plan lists the
+    task's runs otherwise (a looping include's, listed once), all of them."""
+    planned = _planned(root).get((where, host))
+    if not planned or len(planned) != len(runs) or any(repeats for _, repeats in planned):
+        return runs
+    return [run for run, (outcome, _) in zip(runs, planned, strict=True) if outcome != "skipped"]
+
+
+@cache
+def _planned(root: Path) -> dict[tuple[str, str], list[tuple[str, bool]]]:
+    """Per (FILE:LINE, host) of the scenario in ``root`` (the current directory), the plan's outcome
+    of each run and whether the plan lists it once for the runs of a looping include."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plan"))
+    from plan_cases import inventory_of, plan_outcomes
+
+    found: dict[tuple[str, str], list[tuple[str, bool]]] = {}
+    try:
+        rows = plan_outcomes(root, read_case(root).get("args", []), inventory_of(root))
+    except (SystemExit, Exception):  # noqa: BLE001 - options `plan` does not take (-v): runs kept as placed
+        return found
+    for where, host, outcome, _reason, _shared, repeats in rows:
+        if outcome != "unreported":
+            found.setdefault((where, host), []).append((outcome, repeats))
+    return found
+
+
 def _probe_templates(task: Task, names: list[str]) -> dict[str, str]:
     """The probe's ``msg`` templates of ``names`` that are not ``{{ NAME }}`` itself."""
     import re
@@ -104,16 +133,20 @@ def _probe_templates(task: Task, names: list[str]) -> dict[str, str]:
 
 def _rendered(templar: Any, text: str) -> Any:
     """``text`` rendered as the probe renders it: a value only the run has is unknown, a name
-    defined nowhere undefined."""
+    defined nowhere undefined; a value that is known only in part is shown as `vars` shows a
+    variable holding it (a list in an order only the run knows is unknown, engine.values.unknown_as_shown)."""
     from engine.templating.errors import RunTimeOnly, cause_of, undefined_cause
     from engine.templating.templar import TemplateFailure
+    from engine.values import unknown_as_shown
 
     try:
-        return templar.template(text)
+        value = templar.template(text)
     except TemplateFailure as exc:
         if cause_of(exc, RunTimeOnly) is None and undefined_cause(exc):
             return "undefined"
         return f"unknown: {exc}"
+    why = unknown_as_shown(value)
+    return value if why is None else f"unknown: {why}"
 
 
 def judged(name: str, expected: Any, ours: Any, runtime: set[str], first_seed_only: bool = False) -> str | None:

@@ -1,0 +1,80 @@
+"""Which host a ``run_once`` task runs on, and what it sets where that host is the run's to know.
+
+A ``run_once`` handler runs, at each flush point, on the first host of the batch the plan runs it
+on there (the first notified), and its result reaches every host of the batch
+(``StrategyBase.get_task_hosts``), notified or not (:func:`handler_runner`).
+
+ansible runs a ``run_once`` task on the first host of the batch and gives its result to every host
+of the batch. Where the play's hosts come in an order only the run knows
+(engine.flow.play_host_order: ``shuffle``, a group ``group_by`` filled, a group whose nested child
+groups ansible walks in a set's order) any host of the play may be that first one. What the task
+sets is then known only where every such host would set the same (a constant, a value of the
+play's): it is followed on each of them (up to :data:`CANDIDATES`) and compared; otherwise each
+value is unknown, naming why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.batches import play_batches
+from engine.flow.play_host_order import run_order_unknown
+from engine.values import frozen
+from engine.variables.setters import maybe
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.inventory.data import Host
+    from engine.loading.model import Task
+    from engine.variables.task_results import Effects
+
+CANDIDATES = 6
+"""The most hosts a ``run_once`` task's effects are followed on to see that they agree."""
+
+
+def once_candidates(plan: Plan, play_plan: PlayPlan, runner: Host) -> tuple[list[Host] | None, str] | None:
+    """The other hosts that may run a ``run_once`` task instead of ``runner`` and why (None for
+    the hosts: too many to follow), or None where the runner is known (the order is, or every
+    batch holds one host)."""
+    why = run_order_unknown(plan, play_plan)
+    if why is None:
+        return None
+    names = [host.name for host in play_plan.hosts]
+    if all(len(batch) < 2 for batch in play_batches(play_plan.play, names)):
+        return None
+    others = [host for host in play_plan.hosts if host is not runner]
+    return (others if len(others) < CANDIDATES else None), why
+
+
+def agreed(own: Effects, candidates: tuple[list[Host] | None, str], effects_on: Callable[[Host], Effects]) -> Effects:
+    """``own`` (what the task sets run on the host assumed first) where each other candidate
+    would set the same, else every value it sets unknown."""
+    others, why = candidates
+    reason = f"set by a run_once task: {why}, so is the host it runs on"
+    if others is None:
+        return maybe(own, reason)
+    mine = _key(own, frozen)
+    return own if all(_key(effects_on(other), frozen) == mine for other in others) else maybe(own, reason)
+
+
+def _key(effects: Effects, frozen: Callable[[Any], Any]) -> Any:
+    return tuple((layer.label, frozen(dict(layer.values))) for layer in [*effects.included, *effects.facts])
+
+
+def handler_runner(play_plan: PlayPlan, handler: Task, occurrence: int, batch: list[Host],
+                   placed: int) -> tuple[Host, str | None] | None:
+    """The host of ``batch`` a ``run_once`` ``handler`` runs on at its ``occurrence``-th flush point,
+    as the plan runs it there (where the plan lists it at the ``placed`` flush points the play's
+    order has it), with why only the run knows it if so; None where the plan does not say."""
+    outcomes = (getattr(play_plan, "planned_runs", None) or {}).get(id(handler), [])
+    if len(outcomes) != placed or occurrence >= placed:
+        return None
+    for runner in batch:
+        runs = outcomes[occurrence].get(runner.name, False)
+        if runs is True:
+            return runner, None
+        if isinstance(runs, str):
+            return runner, f"set by task '{handler.display_name()}', run once on the first host notified, " \
+                           f"which only the run knows: on {runner.name} it {runs}"
+    return None
