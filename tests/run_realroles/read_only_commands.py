@@ -1,14 +1,14 @@
 """Which command lines of a role the real-role comparison may run without ``creates``/``removes``.
 
-A role's ``command`` or ``shell`` task without a guard may do anything to the machine that runs
-the comparison. Most of them only look: ``grep -c x /etc/ssh/sshd_config``, ``test -f
-/etc/x``, ``awk -F: '{print $1}' /etc/passwd``, ``systemctl is-enabled x``, registered and read by
-``changed_when`` / ``failed_when`` / later ``when``s, the shapes real roles are made of. A line is
-kept when every program it starts is one that only reads (``READ_ONLY``), with its paths already
-moved into the scenario: no redirection into a file, no command substitution, no background job, no
-shell control words, nothing that reads a random or changing device (``/dev/urandom``,
-``/proc/sys/kernel/random``), no ``find -exec`` / ``-delete``, no ``sed -i``. Anything else stays a
-``debug`` placeholder.
+A role's ``command`` or ``shell`` task without a guard may do anything to the machine that runs the
+comparison. Most of them only look: ``grep -c x /etc/ssh/sshd_config``, ``test -f /etc/x``, ``awk
+-F: '{print $1}' /etc/passwd``, ``systemctl is-enabled x``, registered and read by ``changed_when``
+/ ``failed_when`` / later ``when``s, the shapes real roles are made of. A line is kept when every
+program it starts is one that only reads (``READ_ONLY``), with its paths already moved into the
+scenario and none left outside it (``find / -xdev``): no redirection into a file, no command
+substitution, no background job, no shell control words, nothing that reads a random or changing
+device (``/dev/urandom``, ``/proc/sys/kernel/random``), no ``find -exec`` / ``-delete``, no ``sed
+-i``. Anything else stays a ``debug`` placeholder.
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ _WRITING_ARGS = {
 }
 _SEPARATORS = re.compile(r"\|\||&&|[|;\n]")
 _ALLOWED_REDIRECTIONS = re.compile(r"\d?>\s*/dev/null|\d?>&\d")
+# an absolute path left after the system paths moved into the scenario (``find / -xdev ...``)
+_OUTSIDE = re.compile(r"""(?:^|[\s='"])/(?!dev/null\b)""")
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
 # what changes from run to run or reads the kernel's devices (a line is compared as two runs made it)
 _UNSTABLE = re.compile(r"random|RANDOM|/dev/(?!null\b)|/sys/|/proc/|\bdate\b|\buptime\b")
@@ -82,6 +84,10 @@ def reads_only(args: Any, task: dict[str, Any]) -> bool:
     if _UNSTABLE.search(line):
         return False
     if _JINJA.search(line.split(None, 1)[0]):  # the program itself comes from a variable
+        return False
+    if _OUTSIDE.search(line):  # a path the scenario did not move: this machine's own files
+        return False
+    if _JINJA.search(line) and re.search(r"(?:^|[\s|;&/])(?:find|du|ls)\s", line):  # a tree only the run names
         return False
     bare = _ALLOWED_REDIRECTIONS.sub(" ", _JINJA.sub("X", line))
     if ">" in bare or "<" in bare or re.search(r"(?<![&])&(?![&])", bare):

@@ -6,7 +6,7 @@ templates and files, and every task file is rewritten so that it runs unprivileg
 machine and touches nothing outside the scenario:
 
 * a task whose module the comparison covers (template, copy, file, lineinfile, blockinfile,
-  replace, stat, assert, set_fact, include_vars, debug, fail, find, slurp, assemble, fetch,
+  replace, stat, assert, set_fact, include_vars, debug, fail, find, slurp, assemble,
   ini_file, unarchive of a file, pause of a few seconds, set_stats, group_by, add_host, meta,
   command and shell with ``creates`` or ``removes`` or a line that only reads (read_only_commands.py),
   the role's own includes), written as ``module:``, ``action:`` or ``local_action:``, is kept, less
@@ -49,7 +49,7 @@ COVERED = frozenset({
     "include_vars", "debug", "fail", "include_tasks", "import_tasks",
     # the engine's other modules that only touch what their (moved) paths name, and the
     # controller's actions on the run's own inventory and stats
-    "find", "slurp", "assemble", "fetch", "ini_file", "community.general.ini_file", "set_stats", "group_by",
+    "find", "slurp", "assemble", "ini_file", "community.general.ini_file", "set_stats", "group_by",
     "add_host",
 })
 # kept with some arguments only: pause without a wait longer than PAUSE_SECONDS, unarchive of a
