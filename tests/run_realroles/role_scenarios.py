@@ -213,7 +213,7 @@ def _has_guard(args: Any, task: dict[str, Any]) -> bool:
         {"creates", "removes"} & set(extra))
 
 
-def _written(task: dict[str, Any]) -> tuple[str, str | None, Any]:
+def written(task: dict[str, Any]) -> tuple[str, str | None, Any]:
     """(the key the module is written under, the module, its arguments): ``copy: {...}``,
     ``action: copy src=a`` or ``local_action: {module: copy, src: a}``."""
     for key in ("action", "local_action"):
@@ -271,7 +271,7 @@ def rewrite_task(task: Any) -> tuple[Any, int]:
                 task[section] = [t for t, _ in pairs]
                 covered += sum(n for _, n in pairs)
         return task, covered
-    key, module, args = _written(task)
+    key, module, args = written(task)
     if module is None:
         return _placeholder(task, "action"), 0
     short = _short(module)

@@ -251,3 +251,20 @@ def test_modules_kept_only_with_some_arguments() -> None:
     meta = {"meta": "clear_facts", "when": "x"}
     assert role_scenarios.rewrite_task(meta) == (meta, 0)
     assert "ansible.builtin.debug" in role_scenarios.rewrite_task({"meta": "reset_something"})[0]
+
+
+def test_the_reach_counts_each_task_kept_or_why_not(tmp_path: Path) -> None:
+    import reach
+
+    tasks = tmp_path / "o+r" / "tasks"
+    tasks.mkdir(parents=True)
+    (tasks / "main.yml").write_text(yaml.safe_dump([
+        {"copy": {"content": "x", "dest": "/etc/x"}}, {"apt": {"name": "x"}},
+        {"block": [{"include_role": {"name": "other"}}, {"community.mysql.mysql_db": {"name": "d"}}]},
+        {"get_url": {"url": "https://x", "dest": "/tmp/x"}}, {"shell": "make install"},
+        {"shell": "grep -c x /etc/y", "register": "r"}, {"debug": {"msg": "x"}}]))
+    reasons, modules = reach.count([tmp_path])
+    assert dict(reasons) == {"kept": 3, "system module": 1, "another role": 1, "module the engine lacks": 1,
+                             "module left out": 1, "command that may write": 1}
+    assert modules["module the engine lacks", "community.mysql.mysql_db"] == 1
+    assert reach.report([tmp_path])[0] == "8 tasks"
