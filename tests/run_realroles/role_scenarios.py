@@ -80,7 +80,7 @@ SYSTEM_DIRS = ("etc", "var", "usr", "opt", "srv", "home", "run", "tmp", "lib", "
                "bin", "mnt", "media", "data")
 _ROOT_ONLY_FREE_FORM = re.compile(r"(?:^|\s+)(?:" + "|".join(sorted(ROOT_ONLY_ARGS)) +
                                   r")=(?:\"[^\"]*\"|'[^']*'|\S*\{\{.*?\}\}\S*|\S+)(?=\s|$)")
-_SYSTEM_PATH = re.compile(r"(?<![\w./}~-])/(" + "|".join(SYSTEM_DIRS) + r")(?=/|\b)")
+_SYSTEM_PATH = re.compile(r"(?<![\w./~-])(?<!}})/(" + "|".join(SYSTEM_DIRS) + r")(?=/|\b)")
 _LITERAL_PATH = re.compile(r"^root/[\w./+@-]+$")
 # a whole value that is a path at the top of the file system (a role's ``swapfile_file: /swap``):
 # moved into the scenario too, but for the kernel's and devices' directories

@@ -268,3 +268,11 @@ def test_the_reach_counts_each_task_kept_or_why_not(tmp_path: Path) -> None:
                              "module left out": 1, "command that may write": 1}
     assert modules["module the engine lacks", "community.mysql.mysql_db"] == 1
     assert reach.report([tmp_path])[0] == "8 tasks"
+
+
+def test_a_system_path_inside_a_jinja_statement_moves_too() -> None:
+    """``rbenv_root: '{% if rbenv.env == 'system' %}/usr/local/rbenv{% else %}~/.rbenv{% endif %}'``
+    (zzet/ansible-rbenv-role) made /usr/local/rbenv on the machine that recorded it; a path after a
+    variable (``{{ prefix }}/etc``) stays the variable's."""
+    assert role_scenarios.rewrite_paths(["{% if a %}/usr/local/rbenv{% else %}x{% endif %}", "{{ prefix }}/etc/x"]) == [
+        "{% if a %}root/usr/local/rbenv{% else %}x{% endif %}", "{{ prefix }}/etc/x"]
