@@ -136,8 +136,10 @@ class FrameLoading:
 
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
                 exit_code: int = EXIT_PARSER_ERROR, requirement: Requirement | None = None,
-                after_load: bool = False, chain: tuple[tuple[str, Span | None, str | None], ...] = ()) -> None:
-        self.problems.append(Problem(code, message, span, hint, fatal, exit_code, requirement, after_load, chain))
+                after_load: bool = False, chain: tuple[tuple[str, Span | None, str | None], ...] = (),
+                warnings: tuple[str, ...] = ()) -> None:
+        self.problems.append(Problem(code, message, span, hint, fatal, exit_code, requirement, after_load, chain,
+                                     warnings))
 
     def _collection_hint(self, name: str, otherwise: str) -> tuple[Requirement | None, str]:
         """For a missing ``name``: the requirements-file entry of its collection, when ``name`` is

@@ -38,17 +38,19 @@ class Problem:
     ansible-playbook prints for it, link by link: (message, where, help text) from the outermost
     error to its cause, as ``engine.run.error_block`` formats such a chain; a link without a place
     may end with the value ansible shows below ``Origin: <unknown>`` (what carries no origin).
+    ``warnings`` are what ansible-playbook warns as it meets the problem, printed before its error.
     """
 
-    __slots__ = ("code", "message", "span", "hint", "fatal", "exit_code", "requirement", "after_load", "chain")
+    __slots__ = ("code", "message", "span", "hint", "fatal", "exit_code", "requirement", "after_load", "chain",
+                 "warnings")
 
     def __init__(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
                  exit_code: int = 4, requirement: Any = None, after_load: bool = False,
-                 chain: tuple[tuple[str, Span | None, str | None] | tuple[str, None, str | None, str], ...] = ()
-                 ) -> None:
+                 chain: tuple[tuple[str, Span | None, str | None] | tuple[str, None, str | None, str], ...] = (),
+                 warnings: tuple[str, ...] = ()) -> None:
         self.code, self.message, self.span, self.hint = code, message, span, hint
         self.fatal, self.exit_code, self.requirement = fatal, exit_code, requirement
-        self.after_load, self.chain = after_load, chain
+        self.after_load, self.chain, self.warnings = after_load, chain, warnings
 
     def __repr__(self) -> str:
         return f"Problem({self.code!r}, {str(self)!r})"

@@ -188,9 +188,16 @@ class PlayLoading(FrameLoading):
                 requirement, hint = self._collection_hint(name, "Check the module's name, install the collection "
                                                           "that provides it, or add the directory that holds it to "
                                                           "the library setting.")
-                self.problem("invalid-task", f"couldn't resolve module/action '{name}'. This often indicates a "
-                             "misspelling, missing collection, or incorrect module path.", span, hint, fatal=fatal,
-                             requirement=requirement)
+                from engine.plugins.load_failures import load_failure  # only for a module nothing resolves
+
+                message = (f"couldn't resolve module/action '{name}'. This often indicates a misspelling, missing "
+                           "collection, or incorrect module path.")
+                # ModuleArgsParser.parse's error on the task, after the loader's warning for a
+                # collection it could not import (a short name routed there, or a qualified one)
+                failed = load_failure(name, self.collections, "modules") if set(collections) <= {
+                    "ansible.builtin", "ansible.legacy"} else None
+                self.problem("invalid-task", message, span, hint, fatal=fatal, requirement=requirement,
+                             chain=((message, span, None),), warnings=(failed,) if failed else ())
 
     def _template_tags(self, play: Play, tag_vars: Callable[[], Mapping[str, Any]]) -> None:
         """Template every frame's tags with the play-wide variables ansible uses when filtering

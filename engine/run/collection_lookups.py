@@ -8,50 +8,22 @@ installed, so the engine does it too instead of declining the run."""
 
 from __future__ import annotations
 
-import os
-from functools import cache
 from typing import Any
 
-SYNTHETIC = ("ansible.builtin", "ansible.legacy")
+from engine.plugins import load_failures
 
 
 def target(name: str) -> str | None:
-    """The fully qualified name ansible loads for the lookup ``name``: itself when qualified (not
-    ansible.builtin's or ansible.legacy's), the collection's a short name is redirected to, else None."""
-    if name.count(".") >= 2:
-        return None if name.startswith(tuple(f"{prefix}." for prefix in SYNTHETIC)) else name
-    if "." in name:
-        return None
-    entry = _redirect(name)
-    return entry if isinstance(entry, str) and entry.count(".") >= 2 and not entry.startswith(SYNTHETIC) else None
-
-
-@cache
-def _redirect(name: str) -> Any:
-    from engine.plugins.names import find_ansible_core
-    from engine.plugins.routing import routing_entry
-
-    core = find_ansible_core()
-    entry = routing_entry(core.runtime, "lookup", name) if core is not None else None
-    return entry.get("redirect") if isinstance(entry, dict) else None
+    """The fully qualified name ansible loads for the lookup ``name`` (see
+    :func:`engine.plugins.load_failures.target`)."""
+    return load_failures.target(name, "lookup")
 
 
 def load_failure(name: str, collections: Any) -> str | None:
     """ansible's warning for the lookup ``name`` when its collection is installed nowhere
     ``collections`` (a CollectionFinder: the run's) looks; None when it is ansible-core's own, the
     collection is installed (ansible runs its plugin) or the installed ones are unknown."""
-    fqcn = target(name)
-    if fqcn is None or collections is None:
-        return None
-    namespace, collection = fqcn.split(".")[:2]
-    if collections.collection_dir(f"{namespace}.{collection}") is not None:
-        return None
-    # the collection loader's packages: ansible_collections.NS exists where a root has NS/ (the
-    # ansible namespace always does), and the import fails at the first that does not
-    known = namespace == "ansible" or any(os.path.isdir(os.path.join(root, "ansible_collections", namespace))
-                                          for root in collections.roots)
-    module = f"ansible_collections.{namespace}.{collection}" if known else f"ansible_collections.{namespace}"
-    return f"Error loading plugin {fqcn!r}: No module named {module!r}"
+    return load_failures.load_failure(name, collections, "lookup")
 
 
 def engine_lookup(name: str, collections: Any) -> Any:

@@ -251,12 +251,13 @@ def is_captured_failure(value: Any) -> bool:
 
 
 def _ansible_default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
-    """ansible's ``default``: only an undefined value is replaced, not a failed one."""
-    from jinja2 import Undefined
-
-    if isinstance(value, _classes()[2]):
-        return value
-    if isinstance(value, Undefined) or (boolean and not value):
+    """ansible's ``default`` (``ansible_default``): only its own undefined value (UndefinedMarker)
+    is replaced, not a failed one, nor Jinja's plain Undefined of an inline ``if`` without ``else``
+    (``('a' if x) | default('b')`` stays that Undefined, which text shows as nothing)."""
+    _environment, undefined, captured_failure = _classes()
+    if isinstance(value, undefined) and not isinstance(value, captured_failure):
+        return default_value
+    if boolean and not value:
         return default_value
     return value
 

@@ -150,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
         if exc.problem is not None and exc.problem.chain:  # worded as ansible-playbook words it
             from engine.run.error_block import problem_text
 
+            for warning in exc.problem.warnings:
+                sys.stderr.write(f"[WARNING]: {warning}\n")
             sys.stderr.write("[ERROR]: " + problem_text(exc.problem))
             return exc.exit_code
         return _fail(str(exc), exc.exit_code)

@@ -6,9 +6,12 @@ templates and files, and every task file is rewritten so that it runs unprivileg
 machine and touches nothing outside the scenario:
 
 * a task whose module the comparison covers (template, copy, file, lineinfile, blockinfile,
-  replace, stat, assert, set_fact, include_vars, debug, fail, command and shell with ``creates``
-  or ``removes``, the role's own includes) is kept, less what needs root (``owner``, ``group``,
-  SELinux contexts, ``become``) or another host (``delegate_to``);
+  replace, stat, assert, set_fact, include_vars, debug, fail, find, slurp, assemble,
+  ini_file, unarchive of a file, pause of a few seconds, set_stats, group_by, add_host, meta,
+  command and shell with ``creates`` or ``removes`` or a line that only reads (read_only_commands.py),
+  the role's own includes), written as ``module:``, ``action:`` or ``local_action:``, is kept, less
+  what needs root (``owner``, ``group``, SELinux contexts, ``become``) or another host
+  (``delegate_to`` anything but this one);
 * any other task keeps its name and keywords (``when``, loops, ``register``, ``notify``...) with a
   ``debug`` in place of its module, so the conditions and loops around it still run;
 * every absolute path under a system directory (``/etc/nginx/nginx.conf``), and any value (or
@@ -38,12 +41,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import read_only_commands
 import yaml
 
 COVERED = frozenset({
     "template", "copy", "file", "lineinfile", "blockinfile", "replace", "stat", "assert", "set_fact",
     "include_vars", "debug", "fail", "include_tasks", "import_tasks",
+    # the engine's other modules that only touch what their (moved) paths name, and the
+    # controller's actions on the run's own inventory and stats
+    "find", "slurp", "assemble", "ini_file", "community.general.ini_file", "set_stats", "group_by",
+    "add_host",
 })
+# kept with some arguments only: pause without a wait longer than PAUSE_SECONDS, unarchive of a
+# file (no URL)
+PAUSE_SECONDS = 5
+# meta actions kept (refresh_inventory re-reads the scenario's inventory, the host list)
+META = frozenset({"flush_handlers", "end_play", "end_host", "noop", "end_batch", "end_role", "clear_facts",
+                  "clear_host_errors", "reset_connection", "refresh_inventory"})
+# a delegation that stays on the machine the scenario runs on
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "{{ inventory_hostname }}"})
 COMMANDS = frozenset({"command", "shell"})
 PREFIXES = ("ansible.builtin.", "ansible.legacy.")
 TASK_KEYWORDS = frozenset({
@@ -64,7 +80,7 @@ SYSTEM_DIRS = ("etc", "var", "usr", "opt", "srv", "home", "run", "tmp", "lib", "
                "bin", "mnt", "media", "data")
 _ROOT_ONLY_FREE_FORM = re.compile(r"(?:^|\s+)(?:" + "|".join(sorted(ROOT_ONLY_ARGS)) +
                                   r")=(?:\"[^\"]*\"|'[^']*'|\S*\{\{.*?\}\}\S*|\S+)(?=\s|$)")
-_SYSTEM_PATH = re.compile(r"(?<![\w./}~-])/(" + "|".join(SYSTEM_DIRS) + r")(?=/|\b)")
+_SYSTEM_PATH = re.compile(r"(?<![\w./~-])(?<!}})/(" + "|".join(SYSTEM_DIRS) + r")(?=/|\b)")
 _LITERAL_PATH = re.compile(r"^root/[\w./+@-]+$")
 # a whole value that is a path at the top of the file system (a role's ``swapfile_file: /swap``):
 # moved into the scenario too, but for the kernel's and devices' directories
@@ -197,11 +213,56 @@ def _has_guard(args: Any, task: dict[str, Any]) -> bool:
         {"creates", "removes"} & set(extra))
 
 
+def written(task: dict[str, Any]) -> tuple[str, str | None, Any]:
+    """(the key the module is written under, the module, its arguments): ``copy: {...}``,
+    ``action: copy src=a`` or ``local_action: {module: copy, src: a}``."""
+    for key in ("action", "local_action"):
+        if key in task:
+            value = task[key]
+            if isinstance(value, dict):
+                module = value.get("module")
+                return key, module if isinstance(module, str) else None, {
+                    k: v for k, v in value.items() if k != "module"}
+            words = str(value).split(None, 1)
+            return key, (words[0] if words else None), (words[1] if len(words) > 1 else "")
+    module = _module(task)
+    return (module, module, task[module]) if module else ("", None, None)
+
+
+def _write_back(task: dict[str, Any], key: str, module: str, args: Any) -> None:
+    if key == module:
+        task[key] = args
+    elif isinstance(task[key], dict):
+        task[key] = {"module": module, **args}
+    else:
+        task[key] = f"{module} {args}".strip()
+
+
+def _free_form(args: str) -> dict[str, str]:
+    return dict(m.groups() for m in re.finditer(r"(\w+)=(\S+)", args))
+
+
+def _kept(short: str, args: Any, task: dict[str, Any]) -> bool:
+    """Whether the scenario runs a task of module ``short``, as written (else a placeholder)."""
+    given = _free_form(args) if isinstance(args, str) else args if isinstance(args, dict) else {}
+    if short in COMMANDS:
+        return _has_guard(args, task) or read_only_commands.reads_only(args, task)
+    if short == "meta":
+        return args in META
+    if short == "unarchive":  # a URL source is refused by the engine; a download is no local file
+        return isinstance(given.get("src"), str) and "://" not in given["src"]
+    if short == "pause":
+        wait = given.get("seconds", 0)
+        return "minutes" not in given and str(wait).isdigit() and int(wait) <= PAUSE_SECONDS
+    return short in COVERED
+
+
 def rewrite_task(task: Any) -> tuple[Any, int]:
     """The task as the scenario runs it, and how many covered modules it (and its blocks) run."""
     if not isinstance(task, dict):
         return task, 0
-    task = {k: v for k, v in task.items() if k not in DROPPED_KEYWORDS}
+    task = {k: v for k, v in task.items() if k not in DROPPED_KEYWORDS
+            or (k == "delegate_to" and v in LOCAL_HOSTS) or k == "local_action"}
     if any(k in task for k in ("block", "rescue", "always")):
         covered = 0
         for section in ("block", "rescue", "always"):
@@ -210,30 +271,28 @@ def rewrite_task(task: Any) -> tuple[Any, int]:
                 task[section] = [t for t, _ in pairs]
                 covered += sum(n for _, n in pairs)
         return task, covered
-    module = _module(task)
-    if module is None or "action" in task:
-        return _placeholder(task, module or "action"), 0
+    key, module, args = written(task)
+    if module is None:
+        return _placeholder(task, "action"), 0
     short = _short(module)
-    args = task[module]
-    if short in COVERED or (short in COMMANDS and _has_guard(args, task)):
-        if short in COMMANDS:
-            task[module] = args = _command_homes(args)
-            if "args" in task:
-                task["args"] = _command_homes(task["args"])
-        if isinstance(args, dict):
-            task[module] = {k: v for k, v in args.items() if k not in ROOT_ONLY_ARGS}
-        elif isinstance(args, str):  # free-form ``src=a dest=b owner=git group=git``
-            task[module] = _ROOT_ONLY_FREE_FORM.sub("", args).strip()
-        if isinstance(task.get("args"), dict):
-            task["args"] = {k: v for k, v in task["args"].items() if k not in ROOT_ONLY_ARGS}
-        return task, int(short not in ("debug", "include_tasks", "import_tasks"))
-    if short == "meta" and args in ("flush_handlers", "end_play", "end_host", "noop"):
-        return task, 0
-    return _placeholder(task, module), 0
+    if not _kept(short, args, task):
+        return _placeholder(task, module), 0
+    if short in COMMANDS:
+        args = _command_homes(args)
+        if "args" in task:
+            task["args"] = _command_homes(task["args"])
+    if isinstance(args, dict):
+        args = {k: v for k, v in args.items() if k not in ROOT_ONLY_ARGS}
+    elif isinstance(args, str) and short != "meta":  # free-form ``src=a dest=b owner=git group=git``
+        args = _ROOT_ONLY_FREE_FORM.sub("", args).strip()
+    _write_back(task, key, module, args)
+    if isinstance(task.get("args"), dict):
+        task["args"] = {k: v for k, v in task["args"].items() if k not in ROOT_ONLY_ARGS}
+    return task, int(short not in ("debug", "include_tasks", "import_tasks", "meta"))
 
 
 def _placeholder(task: dict[str, Any], module: str) -> dict[str, Any]:
-    kept = {k: v for k, v in task.items() if k in TASK_KEYWORDS and k not in ("args", "action")}
+    kept = {k: v for k, v in task.items() if k in TASK_KEYWORDS and k not in ("args", "action", "local_action")}
     kept.pop("until", None), kept.pop("retries", None), kept.pop("delay", None)
     kept["ansible.builtin.debug"] = {"msg": f"not run here: {module}"}
     return kept

@@ -199,3 +199,80 @@ def test_each_repository_is_listed_once() -> None:
 
     listed = [repo for held_out in (False, True) for repo, _ in realroles.load_repos(held_out)]
     assert sorted({repo for repo in listed if listed.count(repo) > 1}) == []
+
+
+def test_a_command_that_only_reads_is_kept_without_creates_or_removes() -> None:
+    """``grep``/``test``/``systemctl is-enabled`` registered and read by later conditions are what
+    real roles are made of; a line that may write, start another program, or read what changes
+    from run to run stays a placeholder."""
+    kept = ["grep -c '^PermitRootLogin' root/etc/ssh/sshd_config", "test -f root/etc/x && echo yes",
+            "set -o pipefail && awk -F: '{print $1}' root/etc/passwd | sort | uniq -d",
+            "systemctl is-enabled ssh", "grep x y 2>/dev/null || true", "id -u \"{{ user }}\"", "command -v git"]
+    for line in kept:
+        assert role_scenarios.rewrite_task({"shell": line, "register": "r"})[1] == 1, line
+    placeholders = ["rm -rf root/etc/x", "find root/etc -name '*.bak' -delete", "sed -i 's/a/b/' f",
+                    "systemctl restart ssh", "echo x > root/etc/y", "{{ binary }} --version", "echo $(id -u)",
+                    "cat /proc/sys/kernel/random/uuid", "date +%s", "X=1 grep a b", "sleep 100 &",
+                    "awk '{system(\"rm \" $1)}' f", "sort -o out in", "sudo cat f",
+                    "find / -xdev -name .shosts", "grep x /home/u/.bashrc", "find {{ homes }} -type f"]
+    for line in placeholders:
+        assert "ansible.builtin.debug" in role_scenarios.rewrite_task({"shell": line})[0], line
+    assert role_scenarios.rewrite_task({"command": {"argv": ["grep", "-q", "x", "f"]}})[1] == 1
+    assert role_scenarios.rewrite_task({"command": None, "args": {"cmd": "cat f"}})[1] == 1
+
+
+def test_action_and_local_action_forms_are_kept_as_written() -> None:
+    """``action: template src=a dest=b`` and ``local_action: {module: copy, ...}`` were turned into
+    placeholders whatever their module; they run on this machine like any other form."""
+    assert role_scenarios.rewrite_task({"name": "t", "action": "template src=a dest=b owner=root"}) == (
+        {"name": "t", "action": "template src=a dest=b"}, 1)
+    assert role_scenarios.rewrite_task({"local_action": {"module": "copy", "content": "x", "dest": "y",
+                                                         "group": "g"}}) == (
+        {"local_action": {"module": "copy", "content": "x", "dest": "y"}}, 1)
+    assert role_scenarios.rewrite_task({"local_action": "apt name=x", "when": "c"})[0] == {
+        "when": "c", "ansible.builtin.debug": {"msg": "not run here: apt"}}
+
+
+def test_a_delegation_to_this_machine_is_kept_another_one_dropped() -> None:
+    copy = {"ansible.builtin.copy": {"content": "x", "dest": "y"}}
+    assert role_scenarios.rewrite_task({**copy, "delegate_to": "localhost"})[0] == {**copy, "delegate_to": "localhost"}
+    assert role_scenarios.rewrite_task({**copy, "delegate_to": "{{ groups.db[0] }}"})[0] == copy
+
+
+def test_modules_kept_only_with_some_arguments() -> None:
+    """A pause of a few seconds and an unarchive of a file are kept; a longer wait and a download
+    are not (the engine refuses a URL source before the run)."""
+    assert role_scenarios.rewrite_task({"pause": {"seconds": 2}})[1] == 1
+    assert role_scenarios.rewrite_task({"pause": {"prompt": "go on?"}})[1] == 1
+    assert role_scenarios.rewrite_task({"pause": "minutes=1"})[1] == 0
+    assert role_scenarios.rewrite_task({"pause": {"seconds": "{{ wait }}"}})[1] == 0
+    assert role_scenarios.rewrite_task({"unarchive": {"src": "app.tgz", "dest": "d"}})[1] == 1
+    assert role_scenarios.rewrite_task({"unarchive": "src=https://x/app.tgz dest=d remote_src=yes"})[1] == 0
+    meta = {"meta": "clear_facts", "when": "x"}
+    assert role_scenarios.rewrite_task(meta) == (meta, 0)
+    assert "ansible.builtin.debug" in role_scenarios.rewrite_task({"meta": "reset_something"})[0]
+
+
+def test_the_reach_counts_each_task_kept_or_why_not(tmp_path: Path) -> None:
+    import reach
+
+    tasks = tmp_path / "o+r" / "tasks"
+    tasks.mkdir(parents=True)
+    (tasks / "main.yml").write_text(yaml.safe_dump([
+        {"copy": {"content": "x", "dest": "/etc/x"}}, {"apt": {"name": "x"}},
+        {"block": [{"include_role": {"name": "other"}}, {"community.mysql.mysql_db": {"name": "d"}}]},
+        {"get_url": {"url": "https://x", "dest": "/tmp/x"}}, {"shell": "make install"},
+        {"shell": "grep -c x /etc/y", "register": "r"}, {"debug": {"msg": "x"}}]))
+    reasons, modules = reach.count([tmp_path])
+    assert dict(reasons) == {"kept": 3, "system module": 1, "another role": 1, "module the engine lacks": 1,
+                             "module left out": 1, "command that may write": 1}
+    assert modules["module the engine lacks", "community.mysql.mysql_db"] == 1
+    assert reach.report([tmp_path])[0] == "8 tasks"
+
+
+def test_a_system_path_inside_a_jinja_statement_moves_too() -> None:
+    """``rbenv_root: '{% if rbenv.env == 'system' %}/usr/local/rbenv{% else %}~/.rbenv{% endif %}'``
+    (zzet/ansible-rbenv-role) made /usr/local/rbenv on the machine that recorded it; a path after a
+    variable (``{{ prefix }}/etc``) stays the variable's."""
+    assert role_scenarios.rewrite_paths(["{% if a %}/usr/local/rbenv{% else %}x{% endif %}", "{{ prefix }}/etc/x"]) == [
+        "{% if a %}root/usr/local/rbenv{% else %}x{% endif %}", "{{ prefix }}/etc/x"]
