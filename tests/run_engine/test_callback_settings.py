@@ -1,0 +1,67 @@
+"""Settings that change what ansible-playbook prints (another stdout callback, callback plugins
+enabled, the default callback's options, ``[diff]``) decline the run before it starts
+(engine.run.callback_settings): the engine prints the default callback's text with its defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import write
+
+from engine.flow.plan import RunOptions
+from engine.run.preflight import make_run_plan, unknown_module_problems
+
+SETTINGS = ("ANSIBLE_STDOUT_CALLBACK", "ANSIBLE_CALLBACKS_ENABLED", "ANSIBLE_DISPLAY_SKIPPED_HOSTS",
+            "ANSIBLE_DISPLAY_OK_HOSTS", "ANSIBLE_CALLBACK_FORMAT_PRETTY", "ANSIBLE_CALLBACK_RESULT_FORMAT",
+            "ANSIBLE_DIFF_ALWAYS", "ANSIBLE_DIFF_CONTEXT", "ANSIBLE_CHECK_MODE_MARKERS")
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name in SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ANSIBLE_CONFIG", str(tmp_path / "ansible.cfg"))
+    write(tmp_path, {"site.yml": "- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: {msg: x}\n"})
+    return tmp_path
+
+
+def _declined(root: Path, config: str = "") -> list[str]:
+    (root / "ansible.cfg").write_text(config)
+    plan = make_run_plan(RunOptions(playbook=str(root / "site.yml"), inventory=["localhost,"]),
+                         has_module=lambda action: True)
+    return [str(problem) for problem in unknown_module_problems(plan)]
+
+
+def test_default_callback_options_other_than_their_defaults_decline(project: Path) -> None:
+    declined = _declined(project, "[defaults]\ndisplay_skipped_hosts = False\ncallback_result_format = yaml\n"
+                                  "check_mode_markers = yes\n[diff]\nalways = True\ncontext = 1\n")
+    assert [next(key for key in ("display_skipped_hosts = False", "callback_result_format = yaml",
+                                 "check_mode_markers = yes", "always = True", "context = 1") if key in problem)
+            for problem in declined] == ["display_skipped_hosts = False", "check_mode_markers = yes",
+                                         "always = True", "callback_result_format = yaml", "context = 1"]
+
+
+def test_settings_equal_to_the_defaults_run(project: Path) -> None:
+    assert _declined(project, "[defaults]\ndisplay_skipped_hosts = yes\ndisplay_ok_hosts = true\n"
+                              "stdout_callback = ansible.builtin.default\ncallbacks_enabled =\n"
+                              "callback_result_format = json\nretry_files_enabled = False\n"
+                              "[diff]\nalways = no\ncontext = 3\n") == []
+
+
+def test_the_environment_is_read_before_ansible_cfg(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANSIBLE_DISPLAY_OK_HOSTS", "true")
+    assert _declined(project, "[defaults]\ndisplay_ok_hosts = False\n") == []
+    monkeypatch.setenv("ANSIBLE_STDOUT_CALLBACK", "minimal")
+    monkeypatch.setenv("ANSIBLE_CALLBACKS_ENABLED", "ansible.posix.profile_tasks")
+    declined = _declined(project)
+    assert len(declined) == 2
+    assert "stdout_callback = minimal" in declined[0]
+    assert "callbacks_enabled = ansible.posix.profile_tasks" in declined[1]
+
+
+def test_pretty_results_set_either_way_declines(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unset, debug's results are indented; false turns that off, true indents every result."""
+    for value in ("false", "true"):
+        monkeypatch.setenv("ANSIBLE_CALLBACK_FORMAT_PRETTY", value)
+        assert any(f"callback_format_pretty = {value}" in problem for problem in _declined(project))
