@@ -1,8 +1,12 @@
-"""The settings that change what ansible-playbook prints, beyond the default stdout callback's own
-defaults: the engine prints that callback's text with its defaults only, so a run whose
-environment or ansible.cfg sets another stdout callback, enables callback plugins, or sets an
-option of the default callback to another value is declined before it starts (``--engine auto``
-hands it to ansible-playbook) rather than shown otherwise.
+"""Settings of ansible's the engine does not follow, declined before the run starts (``--engine
+auto`` hands it to ansible-playbook) where they differ from their defaults:
+
+- what changes ansible-playbook's text: the engine prints the default stdout callback's with its
+  defaults only, so another stdout callback, callback plugins enabled, an option of the default
+  callback or ``[diff]`` set otherwise;
+- what changes templating: Jinja extensions (``jinja2_extensions``: Python modules ansible
+  imports, which the engine neither has nor imports) and ``allow_broken_conditionals`` (a
+  non-boolean conditional taken for its truth instead of failing).
 
 Each setting is read as ansible reads it (engine.config.config_value: the environment first,
 then ansible.cfg); a value equal to the default, written or not, changes nothing."""
@@ -26,6 +30,7 @@ _FLAGS: tuple[tuple[str, str, str, bool | None], ...] = (
     ("ANSIBLE_CALLBACK_FORMAT_PRETTY", "defaults", "callback_format_pretty", None),
     ("ANSIBLE_DISPLAY_ARGS_TO_STDOUT", "defaults", "display_args_to_stdout", False),
     ("ANSIBLE_DIFF_ALWAYS", "diff", "always", False),
+    ("ANSIBLE_ALLOW_BROKEN_CONDITIONALS", "defaults", "allow_broken_conditionals", False),
 )
 
 
@@ -39,13 +44,12 @@ def _flag(value: str) -> bool | None:
     return None
 
 
-def declined_callback_settings() -> list[tuple[str, None]]:
-    """(what, None) for each setting of this run that makes ansible print what the engine does not."""
+def declined_settings() -> list[tuple[str, None]]:
+    """(what, None) for each setting of this run that makes ansible do or print what the engine does not."""
     found: list[tuple[str, None]] = []
 
     def note(env: str, section: str, key: str, value: str) -> None:
-        found.append((f"{key} = {value.strip()} ([{section}] of ansible.cfg or {env}: the default "
-                      "callback's text with other settings)", None))
+        found.append((f"the setting {key} = {value.strip()} ([{section}] of ansible.cfg or {env})", None))
 
     callback = config_value("ANSIBLE_STDOUT_CALLBACK", "defaults", "stdout_callback")
     if callback is not None and callback.strip() not in DEFAULT_CALLBACKS:
@@ -60,6 +64,9 @@ def declined_callback_settings() -> list[tuple[str, None]]:
     result_format = config_value("ANSIBLE_CALLBACK_RESULT_FORMAT", "defaults", "callback_result_format")
     if result_format is not None and result_format.strip() != "json":
         note("ANSIBLE_CALLBACK_RESULT_FORMAT", "defaults", "callback_result_format", result_format)
+    extensions = config_value("ANSIBLE_JINJA2_EXTENSIONS", "defaults", "jinja2_extensions")
+    if extensions is not None and any(name.strip() for name in extensions.split(",")):
+        note("ANSIBLE_JINJA2_EXTENSIONS", "defaults", "jinja2_extensions", extensions)
     context = config_value("ANSIBLE_DIFF_CONTEXT", "diff", "context")
     if context is not None and context.strip() != "3":
         note("ANSIBLE_DIFF_CONTEXT", "diff", "context", context)

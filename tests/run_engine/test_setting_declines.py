@@ -1,6 +1,7 @@
-"""Settings that change what ansible-playbook prints (another stdout callback, callback plugins
-enabled, the default callback's options, ``[diff]``) decline the run before it starts
-(engine.run.callback_settings): the engine prints the default callback's text with its defaults."""
+"""Settings the engine does not follow decline the run before it starts (engine.run.setting_declines):
+what changes ansible-playbook's text (another stdout callback, callback plugins enabled, the
+default callback's options, ``[diff]``) and what changes templating (Jinja extensions, broken
+conditionals allowed)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from engine.run.preflight import make_run_plan, unknown_module_problems
 
 SETTINGS = ("ANSIBLE_STDOUT_CALLBACK", "ANSIBLE_CALLBACKS_ENABLED", "ANSIBLE_DISPLAY_SKIPPED_HOSTS",
             "ANSIBLE_DISPLAY_OK_HOSTS", "ANSIBLE_CALLBACK_FORMAT_PRETTY", "ANSIBLE_CALLBACK_RESULT_FORMAT",
-            "ANSIBLE_DIFF_ALWAYS", "ANSIBLE_DIFF_CONTEXT", "ANSIBLE_CHECK_MODE_MARKERS")
+            "ANSIBLE_DIFF_ALWAYS", "ANSIBLE_DIFF_CONTEXT", "ANSIBLE_CHECK_MODE_MARKERS",
+            "ANSIBLE_JINJA2_EXTENSIONS", "ANSIBLE_ALLOW_BROKEN_CONDITIONALS")
 
 
 @pytest.fixture
@@ -65,3 +67,14 @@ def test_pretty_results_set_either_way_declines(project: Path, monkeypatch: pyte
     for value in ("false", "true"):
         monkeypatch.setenv("ANSIBLE_CALLBACK_FORMAT_PRETTY", value)
         assert any(f"callback_format_pretty = {value}" in problem for problem in _declined(project))
+
+
+def test_templating_settings_decline(project: Path) -> None:
+    """ansible imports the extensions named (``{% do %}``, ``{% break %}``) and takes a non-boolean
+    conditional for its truth: the engine would fail both."""
+    declined = _declined(project, "[defaults]\njinja2_extensions = jinja2.ext.do,jinja2.ext.loopcontrols\n"
+                                  "allow_broken_conditionals = True\n")
+    assert len(declined) == 2
+    assert "allow_broken_conditionals = True" in declined[0]
+    assert "jinja2_extensions = jinja2.ext.do,jinja2.ext.loopcontrols" in declined[1]
+    assert _declined(project, "[defaults]\njinja2_extensions =\nallow_broken_conditionals = false\n") == []
