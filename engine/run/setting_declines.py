@@ -16,8 +16,9 @@ from __future__ import annotations
 from engine.config import config_value
 
 DEFAULT_CALLBACKS = ("default", "ansible.builtin.default", "ansible.legacy.default")
-# (environment variable, ini section, ini key, default) of the boolean options of ansible's default
-# callback (its doc fragment default_callback) and the display settings it reads
+# (environment variable, ini section, ini key, default) of boolean settings: the options of
+# ansible's default callback (its doc fragment default_callback), the display settings it reads,
+# and those that change what a run does
 _FLAGS: tuple[tuple[str, str, str, bool | None], ...] = (
     ("ANSIBLE_DISPLAY_SKIPPED_HOSTS", "defaults", "display_skipped_hosts", True),
     ("ANSIBLE_DISPLAY_OK_HOSTS", "defaults", "display_ok_hosts", True),
@@ -29,8 +30,25 @@ _FLAGS: tuple[tuple[str, str, str, bool | None], ...] = (
     # unset, results are indented where ansible asks (debug's); false turns that off too
     ("ANSIBLE_CALLBACK_FORMAT_PRETTY", "defaults", "callback_format_pretty", None),
     ("ANSIBLE_DISPLAY_ARGS_TO_STDOUT", "defaults", "display_args_to_stdout", False),
+    ("ANSIBLE_ACTION_WARNINGS", "defaults", "action_warnings", True),
+    ("ANSIBLE_SYSTEM_WARNINGS", "defaults", "system_warnings", True),
     ("ANSIBLE_DIFF_ALWAYS", "diff", "always", False),
     ("ANSIBLE_ALLOW_BROKEN_CONDITIONALS", "defaults", "allow_broken_conditionals", False),
+    ("ANSIBLE_ANY_ERRORS_FATAL", "defaults", "any_errors_fatal", False),
+)
+# settings followed with their default values only: (environment variable, section, key, the
+# values that are the default; () where any value but an empty one changes something)
+_VALUES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("ANSIBLE_STDOUT_CALLBACK", "defaults", "stdout_callback", DEFAULT_CALLBACKS),
+    ("ANSIBLE_CALLBACKS_ENABLED", "defaults", "callbacks_enabled", ()),
+    ("ANSIBLE_CALLBACK_RESULT_FORMAT", "defaults", "callback_result_format", ("json",)),
+    ("ANSIBLE_DIFF_CONTEXT", "diff", "context", ("3",)),
+    ("ANSIBLE_MAX_DIFF_SIZE", "defaults", "max_diff_size", ("104448",)),
+    ("ANSIBLE_LOG_PATH", "defaults", "log_path", ()),  # ansible writes its log there
+    ("ANSIBLE_JINJA2_EXTENSIONS", "defaults", "jinja2_extensions", ()),
+    ("ANSIBLE_DUPLICATE_YAML_DICT_KEY", "defaults", "duplicate_dict_key", ("warn",)),
+    # another cache keeps facts across runs (a jsonfile cache writes them)
+    ("ANSIBLE_CACHE_PLUGIN", "defaults", "fact_caching", ("memory", "ansible.builtin.memory")),
 )
 
 
@@ -47,27 +65,16 @@ def _flag(value: str) -> bool | None:
 def declined_settings() -> list[tuple[str, None]]:
     """(what, None) for each setting of this run that makes ansible do or print what the engine does not."""
     found: list[tuple[str, None]] = []
-
-    def note(env: str, section: str, key: str, value: str) -> None:
-        found.append((f"the setting {key} = {value.strip()} ([{section}] of ansible.cfg or {env})", None))
-
-    callback = config_value("ANSIBLE_STDOUT_CALLBACK", "defaults", "stdout_callback")
-    if callback is not None and callback.strip() not in DEFAULT_CALLBACKS:
-        note("ANSIBLE_STDOUT_CALLBACK", "defaults", "stdout_callback", callback)
-    enabled = config_value("ANSIBLE_CALLBACKS_ENABLED", "defaults", "callbacks_enabled")
-    if enabled is not None and any(name.strip() for name in enabled.split(",")):
-        note("ANSIBLE_CALLBACKS_ENABLED", "defaults", "callbacks_enabled", enabled)
     for env, section, key, default in _FLAGS:
         value = config_value(env, section, key)
         if value is not None and _flag(value) is not default:
-            note(env, section, key, value)
-    result_format = config_value("ANSIBLE_CALLBACK_RESULT_FORMAT", "defaults", "callback_result_format")
-    if result_format is not None and result_format.strip() != "json":
-        note("ANSIBLE_CALLBACK_RESULT_FORMAT", "defaults", "callback_result_format", result_format)
-    extensions = config_value("ANSIBLE_JINJA2_EXTENSIONS", "defaults", "jinja2_extensions")
-    if extensions is not None and any(name.strip() for name in extensions.split(",")):
-        note("ANSIBLE_JINJA2_EXTENSIONS", "defaults", "jinja2_extensions", extensions)
-    context = config_value("ANSIBLE_DIFF_CONTEXT", "diff", "context")
-    if context is not None and context.strip() != "3":
-        note("ANSIBLE_DIFF_CONTEXT", "diff", "context", context)
+            found.append((_named(env, section, key, value), None))
+    for env, section, key, defaults in _VALUES:
+        value = config_value(env, section, key)
+        if value is not None and value.strip() not in defaults and (defaults or value.strip(" ,")):
+            found.append((_named(env, section, key, value), None))
     return found
+
+
+def _named(env: str, section: str, key: str, value: str) -> str:
+    return f"the setting {key} = {value.strip()} ([{section}] of ansible.cfg or {env})"

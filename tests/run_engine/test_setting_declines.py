@@ -16,7 +16,9 @@ from engine.run.preflight import make_run_plan, unknown_module_problems
 SETTINGS = ("ANSIBLE_STDOUT_CALLBACK", "ANSIBLE_CALLBACKS_ENABLED", "ANSIBLE_DISPLAY_SKIPPED_HOSTS",
             "ANSIBLE_DISPLAY_OK_HOSTS", "ANSIBLE_CALLBACK_FORMAT_PRETTY", "ANSIBLE_CALLBACK_RESULT_FORMAT",
             "ANSIBLE_DIFF_ALWAYS", "ANSIBLE_DIFF_CONTEXT", "ANSIBLE_CHECK_MODE_MARKERS",
-            "ANSIBLE_JINJA2_EXTENSIONS", "ANSIBLE_ALLOW_BROKEN_CONDITIONALS")
+            "ANSIBLE_JINJA2_EXTENSIONS", "ANSIBLE_ALLOW_BROKEN_CONDITIONALS", "ANSIBLE_ANY_ERRORS_FATAL",
+            "ANSIBLE_DUPLICATE_YAML_DICT_KEY", "ANSIBLE_CACHE_PLUGIN", "ANSIBLE_LOG_PATH", "ANSIBLE_MAX_DIFF_SIZE",
+            "ANSIBLE_ACTION_WARNINGS", "ANSIBLE_SYSTEM_WARNINGS")
 
 
 @pytest.fixture
@@ -78,3 +80,17 @@ def test_templating_settings_decline(project: Path) -> None:
     assert "allow_broken_conditionals = True" in declined[0]
     assert "jinja2_extensions = jinja2.ext.do,jinja2.ext.loopcontrols" in declined[1]
     assert _declined(project, "[defaults]\njinja2_extensions =\nallow_broken_conditionals = false\n") == []
+
+
+def test_settings_that_change_what_a_run_does_or_writes_decline(project: Path) -> None:
+    """any_errors_fatal stops every host at a failure, duplicate_dict_key fails or stays silent,
+    a jsonfile fact cache and log_path write files, max_diff_size skips diffs, action_warnings
+    hides modules' warnings: the engine follows none of them."""
+    declined = _declined(project, "[defaults]\nany_errors_fatal = True\naction_warnings = no\n"
+                                  "duplicate_dict_key = error\nfact_caching = jsonfile\nlog_path = ./ansible.log\n"
+                                  "max_diff_size = 10\n")
+    assert [problem.split("the setting ")[1].split(" (")[0] for problem in declined] == [
+        "action_warnings = no", "any_errors_fatal = True", "max_diff_size = 10", "log_path = ./ansible.log",
+        "duplicate_dict_key = error", "fact_caching = jsonfile"]
+    assert _declined(project, "[defaults]\nany_errors_fatal = false\nduplicate_dict_key = warn\n"
+                              "fact_caching = memory\nlog_path =\nmax_diff_size = 104448\n") == []
