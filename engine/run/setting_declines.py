@@ -73,6 +73,25 @@ def declined_settings() -> list[tuple[str, None]]:
         value = config_value(env, section, key)
         if value is not None and value.strip() not in defaults and (defaults or value.strip(" ,")):
             found.append((_named(env, section, key, value), None))
+    return found + [(named, None) for named in _become_settings()]
+
+
+def _become_settings() -> list[str]:
+    """``[privilege_escalation]``: the engine becomes no other user (engine.run.become) and takes
+    become's defaults (sudo, root) from nowhere else, so a method other than sudo, another default
+    user, or become on for every task as a user that is not this one is declined."""
+    from engine.run.become import SUDO_METHODS, current_user
+
+    section, found = "privilege_escalation", []
+    method = config_value("ANSIBLE_BECOME_METHOD", section, "become_method")
+    if method is not None and method.strip() not in SUDO_METHODS:
+        found.append(_named("ANSIBLE_BECOME_METHOD", section, "become_method", method))
+    user = config_value("ANSIBLE_BECOME_USER", section, "become_user")
+    if user is not None and user.strip() not in ("", "root"):
+        found.append(_named("ANSIBLE_BECOME_USER", section, "become_user", user))
+    become = config_value("ANSIBLE_BECOME", section, "become")
+    if become is not None and _flag(become) and (user or "root").strip() != current_user():
+        found.append(_named("ANSIBLE_BECOME", section, "become", become))
     return found
 
 

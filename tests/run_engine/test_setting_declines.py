@@ -18,7 +18,8 @@ SETTINGS = ("ANSIBLE_STDOUT_CALLBACK", "ANSIBLE_CALLBACKS_ENABLED", "ANSIBLE_DIS
             "ANSIBLE_DIFF_ALWAYS", "ANSIBLE_DIFF_CONTEXT", "ANSIBLE_CHECK_MODE_MARKERS",
             "ANSIBLE_JINJA2_EXTENSIONS", "ANSIBLE_ALLOW_BROKEN_CONDITIONALS", "ANSIBLE_ANY_ERRORS_FATAL",
             "ANSIBLE_DUPLICATE_YAML_DICT_KEY", "ANSIBLE_CACHE_PLUGIN", "ANSIBLE_LOG_PATH", "ANSIBLE_MAX_DIFF_SIZE",
-            "ANSIBLE_ACTION_WARNINGS", "ANSIBLE_SYSTEM_WARNINGS")
+            "ANSIBLE_ACTION_WARNINGS", "ANSIBLE_SYSTEM_WARNINGS", "ANSIBLE_BECOME", "ANSIBLE_BECOME_USER",
+            "ANSIBLE_BECOME_METHOD")
 
 
 @pytest.fixture
@@ -94,3 +95,17 @@ def test_settings_that_change_what_a_run_does_or_writes_decline(project: Path) -
         "duplicate_dict_key = error", "fact_caching = jsonfile"]
     assert _declined(project, "[defaults]\nany_errors_fatal = false\nduplicate_dict_key = warn\n"
                               "fact_caching = memory\nlog_path =\nmax_diff_size = 104448\n") == []
+
+
+def test_privilege_escalation_settings_the_engine_cannot_follow_decline(project: Path) -> None:
+    """The engine becomes nobody else: become for every task as another user, a default become
+    user other than root, a method other than sudo are handed over; become as this user runs."""
+    from engine.run.become import current_user
+
+    declined = _declined(project, "[privilege_escalation]\nbecome = True\nbecome_user = deploy-x\n"
+                                  "become_method = su\n")
+    assert [problem.split("the setting ")[1].split(" (")[0] for problem in declined] == [
+        "become_method = su", "become_user = deploy-x", "become = True"]
+    # become's default user is root: nothing to become for root
+    expected = 0 if current_user() == "root" else 1
+    assert len(_declined(project, "[privilege_escalation]\nbecome = True\nbecome_method = sudo\n")) == expected
