@@ -49,6 +49,10 @@ _VALUES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("ANSIBLE_DUPLICATE_YAML_DICT_KEY", "defaults", "duplicate_dict_key", ("warn",)),
     # another cache keeps facts across runs (a jsonfile cache writes them)
     ("ANSIBLE_CACHE_PLUGIN", "defaults", "fact_caching", ("memory", "ansible.builtin.memory")),
+    ("ANSIBLE_FACTS_MODULES", "defaults", "facts_modules",
+     ("smart", "setup", "ansible.builtin.setup", "ansible.legacy.setup")),
+    ("ANSIBLE_TASK_TIMEOUT", "defaults", "task_timeout", ("0",)),
+    ("ANSIBLE_POLL_INTERVAL", "defaults", "poll_interval", ("15",)),  # an async task's poll without one
 )
 
 

@@ -19,7 +19,7 @@ SETTINGS = ("ANSIBLE_STDOUT_CALLBACK", "ANSIBLE_CALLBACKS_ENABLED", "ANSIBLE_DIS
             "ANSIBLE_JINJA2_EXTENSIONS", "ANSIBLE_ALLOW_BROKEN_CONDITIONALS", "ANSIBLE_ANY_ERRORS_FATAL",
             "ANSIBLE_DUPLICATE_YAML_DICT_KEY", "ANSIBLE_CACHE_PLUGIN", "ANSIBLE_LOG_PATH", "ANSIBLE_MAX_DIFF_SIZE",
             "ANSIBLE_ACTION_WARNINGS", "ANSIBLE_SYSTEM_WARNINGS", "ANSIBLE_BECOME", "ANSIBLE_BECOME_USER",
-            "ANSIBLE_BECOME_METHOD")
+            "ANSIBLE_BECOME_METHOD", "ANSIBLE_FACTS_MODULES", "ANSIBLE_TASK_TIMEOUT", "ANSIBLE_POLL_INTERVAL")
 
 
 @pytest.fixture
@@ -89,12 +89,15 @@ def test_settings_that_change_what_a_run_does_or_writes_decline(project: Path) -
     hides modules' warnings: the engine follows none of them."""
     declined = _declined(project, "[defaults]\nany_errors_fatal = True\naction_warnings = no\n"
                                   "duplicate_dict_key = error\nfact_caching = jsonfile\nlog_path = ./ansible.log\n"
-                                  "max_diff_size = 10\n")
+                                  "max_diff_size = 10\nfacts_modules = my.facts.gather\ntask_timeout = 5\n"
+                                  "poll_interval = 1\n")
     assert [problem.split("the setting ")[1].split(" (")[0] for problem in declined] == [
         "action_warnings = no", "any_errors_fatal = True", "max_diff_size = 10", "log_path = ./ansible.log",
-        "duplicate_dict_key = error", "fact_caching = jsonfile"]
+        "duplicate_dict_key = error", "fact_caching = jsonfile", "facts_modules = my.facts.gather",
+        "task_timeout = 5", "poll_interval = 1"]
     assert _declined(project, "[defaults]\nany_errors_fatal = false\nduplicate_dict_key = warn\n"
-                              "fact_caching = memory\nlog_path =\nmax_diff_size = 104448\n") == []
+                              "fact_caching = memory\nlog_path =\nmax_diff_size = 104448\nfacts_modules = smart\n"
+                              "task_timeout = 0\npoll_interval = 15\n") == []
 
 
 def test_privilege_escalation_settings_the_engine_cannot_follow_decline(project: Path) -> None:
