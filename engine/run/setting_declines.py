@@ -53,7 +53,10 @@ _VALUES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
      ("smart", "setup", "ansible.builtin.setup", "ansible.legacy.setup")),
     ("ANSIBLE_TASK_TIMEOUT", "defaults", "task_timeout", ("0",)),
     ("ANSIBLE_POLL_INTERVAL", "defaults", "poll_interval", ("15",)),  # an async task's poll without one
+    ("ANSIBLE_VERBOSITY", "defaults", "verbosity", ("0",)),  # as -v: ansible's verbose text
 )
+# where ansible's Display looks for cowsay, which draws its banners unless nocows is on
+COW_PATHS = ("/usr/bin/cowsay", "/usr/games/cowsay", "/usr/local/bin/cowsay", "/opt/local/bin/cowsay")
 
 
 def _flag(value: str) -> bool | None:
@@ -77,7 +80,21 @@ def declined_settings() -> list[tuple[str, None]]:
         value = config_value(env, section, key)
         if value is not None and value.strip() not in defaults and (defaults or value.strip(" ,")):
             found.append((_named(env, section, key, value), None))
-    return found + [(named, None) for named in _become_settings()]
+    return found + [(named, None) for named in (*_become_settings(), *_cows())]
+
+
+def _cows() -> list[str]:
+    """ansible draws its banners with cowsay when it finds it (``cowpath``, else its usual places)."""
+    import os
+
+    nocows = config_value("ANSIBLE_NOCOWS", "defaults", "nocows")
+    if nocows is not None and _flag(nocows):
+        return []
+    path = config_value("ANSIBLE_COW_PATH", "defaults", "cowpath")
+    # a cowpath that does not start leaves the banners as they are (Display's cowsay -l fails)
+    found = next((cow for cow in ((path,) if path else COW_PATHS) if os.path.exists(cow)), None)
+    return [f"cowsay's banners ({found}; nocows in [defaults] of ansible.cfg or ANSIBLE_NOCOWS turns them off)"] \
+        if found else []
 
 
 def _become_settings() -> list[str]:

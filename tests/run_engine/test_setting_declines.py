@@ -19,7 +19,8 @@ SETTINGS = ("ANSIBLE_STDOUT_CALLBACK", "ANSIBLE_CALLBACKS_ENABLED", "ANSIBLE_DIS
             "ANSIBLE_JINJA2_EXTENSIONS", "ANSIBLE_ALLOW_BROKEN_CONDITIONALS", "ANSIBLE_ANY_ERRORS_FATAL",
             "ANSIBLE_DUPLICATE_YAML_DICT_KEY", "ANSIBLE_CACHE_PLUGIN", "ANSIBLE_LOG_PATH", "ANSIBLE_MAX_DIFF_SIZE",
             "ANSIBLE_ACTION_WARNINGS", "ANSIBLE_SYSTEM_WARNINGS", "ANSIBLE_BECOME", "ANSIBLE_BECOME_USER",
-            "ANSIBLE_BECOME_METHOD", "ANSIBLE_FACTS_MODULES", "ANSIBLE_TASK_TIMEOUT", "ANSIBLE_POLL_INTERVAL")
+            "ANSIBLE_BECOME_METHOD", "ANSIBLE_FACTS_MODULES", "ANSIBLE_TASK_TIMEOUT", "ANSIBLE_POLL_INTERVAL",
+            "ANSIBLE_VERBOSITY", "ANSIBLE_NOCOWS", "ANSIBLE_COW_PATH")
 
 
 @pytest.fixture
@@ -112,3 +113,15 @@ def test_privilege_escalation_settings_the_engine_cannot_follow_decline(project:
     # become's default user is root: nothing to become for root
     expected = 0 if current_user() == "root" else 1
     assert len(_declined(project, "[privilege_escalation]\nbecome = True\nbecome_method = sudo\n")) == expected
+
+
+def test_verbosity_and_cowsay_from_settings_decline(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A verbosity in ansible.cfg is -v's text; a cowsay ansible finds draws every banner."""
+    monkeypatch.setattr("engine.run.setting_declines.COW_PATHS", ())
+    assert _declined(project, "[defaults]\nverbosity = 0\n") == []
+    assert ["verbosity = 2" in problem for problem in _declined(project, "[defaults]\nverbosity = 2\n")] == [True]
+    cow = project / "cowsay"
+    cow.write_text("")
+    monkeypatch.setenv("ANSIBLE_COW_PATH", str(cow))
+    assert ["cowsay's banners" in problem for problem in _declined(project)] == [True]
+    assert _declined(project, "[defaults]\nnocows = 1\n") == []
