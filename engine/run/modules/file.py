@@ -177,7 +177,7 @@ def _ensure_directory(
                     current = current.lstrip("/")
                 if not os.path.exists(current):
                     try:
-                        os.mkdir(os.fsencode(current))  # ansible's b_curpath: its error names bytes
+                        os.mkdir(current)
                     except FileExistsError:
                         if not os.path.isdir(current):
                             raise
