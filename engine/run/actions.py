@@ -233,7 +233,8 @@ class TaskActions:
     def _module(self, task: Task, args: dict[str, Any], templar: Templar,
                 environment: dict[str, str]) -> dict[str, Any]:
         from engine.run.censoring import no_log
-        from engine.run.modules import ModuleContext, ModuleError
+        from engine.run.interpreter_discovery import ACTION_FIRST
+        from engine.run.modules import ACTION_RESULT, BEFORE_MODULE, ModuleContext, ModuleError
         from engine.run.modules._sources import source_search_paths
 
         module = self.modules(task.action)
@@ -252,12 +253,17 @@ class TaskActions:
             written=task.data.get(task.action) if isinstance(task.data, Mapping) else None,
             written_span=getattr(task.data, "value_spans", {}).get(task.action), raw_vars=templar.raw,
             no_log=no_log(task, templar))
-        discovered = self._discover_interpreter(task, templar, context)
+        # an action plugin that may end before its module runs discovers when the module has run
+        after = task.action in ACTION_FIRST
+        discovered = None if after else self._discover_interpreter(task, templar, context)
         try:
             with module_directory(self.context.play.basedir or os.getcwd()):
                 result = dict(module(args, context))
         except ModuleError as exc:
-            return {**failed_result(str(exc)), **(exc.result or {})}
+            result = {**failed_result(str(exc)), **(exc.result or {})}
+            if not result.pop(BEFORE_MODULE, False) and after:
+                self._discover_interpreter(task, templar, context)
+            return result
         except TemplateFailure as exc:
             return failed_result(str(exc))
         except Exception as exc:  # noqa: BLE001 - a module that raises fails its task, as in ansible
@@ -269,7 +275,11 @@ class TaskActions:
                 # the gather_facts action's marker, which ``gathering = smart`` looks for
                 state.gathered = gathered or state.gathered
                 state.facts.update(result["ansible_facts"])
-        if discovered is not None and not result.get("_ansible_action_skip"):  # _execute_module adds it
+        before, own = result.pop(BEFORE_MODULE, False), result.pop(ACTION_RESULT, False)
+        if after and not before and not result.get("_ansible_action_skip"):
+            discovered = self._discover_interpreter(task, templar, context)
+        # _execute_module adds it to a module's result; the action's own result does not carry it
+        if discovered is not None and not result.get("_ansible_action_skip") and not own:
             result["ansible_facts"] = {**(result.get("ansible_facts") or {}), INTERPRETER_FACT: discovered}
             if not result.get("skipped") and not result.get("failed"):  # the strategy keeps the facts of the others
                 for target in self.fact_hosts or [templar.variables["inventory_hostname"]]:

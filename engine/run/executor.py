@@ -323,8 +323,10 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
         if not task.dynamic:
             return id(task) in self.selected
         from engine.flow.tags import should_run
+        from engine.loading.model import UNTAGGED
 
-        return should_run(task.tag_set(), self.options.selection())
+        # evaluate_tags: a task without tags has the tag "untagged" (--tags untagged selects it)
+        return should_run(task.tag_set() or UNTAGGED, self.options.selection())
 
     # -- one task on a group of hosts ---------------------------------------------------------
     def _run_task_for(self, task: Task, names: list[str]) -> dict[str, Step]:

@@ -36,6 +36,9 @@ NO_PYTHON = kw._family("debug", "assert", "fail", "set_stats", "pause", "add_hos
     | kw.INCLUDE_ROLE
 # action plugins that end a check-mode run before they run their module
 CHECK_MODE_SKIPS = kw._family("uri", "fetch")
+# action plugins that may end before their first module runs (their own argument checks, a source
+# not found, a template that does not render): the run discovers once the module has run
+ACTION_FIRST = kw._family("copy", "template", "unarchive", "uri")
 
 
 def discovery_mode(variables: Mapping[str, Any], template: Callable[[Any], Any]) -> str | None:

@@ -67,6 +67,9 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
             from engine.run.interpreter_discovery import broken_interpreters
 
             plan.unsupported += broken_interpreters(plan)
+        from engine.run.setting_declines import declined_settings
+
+        plan.unsupported += declined_settings()
         if options.verbosity:
             # ansible's verbose text (the config file, task paths, temporary sources, module
             # invocations, connection details) is not the engine's

@@ -47,6 +47,24 @@ def action_skip(msg: str) -> dict[str, Any]:
     return {"changed": False, "skipped": True, "msg": msg, "_ansible_action_skip": True}
 
 
+BEFORE_MODULE = "_ansible_before_module"
+"""Marks the result of an action plugin that ended before it ran any module (arguments it checks
+itself, a source it cannot find, a template that does not render): ansible discovers no Python
+interpreter for such a task (engine.run.interpreter_discovery)."""
+ACTION_RESULT = "_ansible_action_result"
+"""Marks a result an action plugin made itself after its modules ran (copy's answer in check mode,
+a directory tree's summary, a file it leaves as it is): the interpreter discovered for the task
+is not in it, so the host does not keep it."""
+
+
+def before_module(result: dict[str, Any]) -> dict[str, Any]:
+    return {**result, BEFORE_MODULE: True}
+
+
+def action_result(result: dict[str, Any]) -> dict[str, Any]:
+    return {**result, ACTION_RESULT: True}
+
+
 def module_exception(message: str, exc: OSError, as_bytes: bool = False) -> dict[str, Any]:
     """What a module's ``fail_json(msg=message, exception=exc)`` adds for the ``[ERROR]`` block:
     the error chain ``Module failed: MESSAGE: [Errno N] STRERROR: 'FILE'`` (the file name as bytes

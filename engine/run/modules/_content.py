@@ -12,7 +12,7 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.run.modules import ModuleContext, module_exception
+from engine.run.modules import ModuleContext, action_result, module_exception
 from engine.run.modules import file as file_module
 from engine.run.modules._args import (
     FILE_COMMON_ARGS,
@@ -232,8 +232,8 @@ def put(
     if failure := remote_stat_failure(dest_file):
         return failure
     if os.path.isdir(dest_file):
-        if is_content:
-            return {"failed": True, "msg": "can not use content with a dir as dest"}
+        if is_content:  # the action's own failure, after its remote stat
+            return action_result({"failed": True, "msg": "can not use content with a dir as dest"})
         dest_file = os.path.join(dest_file, basename)
         if failure := remote_stat_failure(dest_file):
             return failure
@@ -263,9 +263,9 @@ def put(
     if writes:
         if ctx.diff:
             result["diff"].append(content_diff(dest_file, data, shown, ctx.no_log))
-        if ctx.check_mode:
+        if ctx.check_mode:  # the action answers, without its copy module
             result["changed"] = True
-            return result
+            return action_result(result)
         if not os.path.isdir(directory):
             _make_directories(directory, params.get("directory_mode"))
         # the copy module backs the file up first: a validation that fails leaves the backup behind

@@ -15,7 +15,7 @@ import tempfile
 import time
 from typing import Any
 
-from engine.run.modules import ModuleError
+from engine.run.modules import ModuleError, action_result
 
 FILE_ARGS = ("mode", "owner", "group", "seuser", "serole", "selevel", "setype", "unsafe_writes", "attributes")
 _SYMBOLIC = re.compile(r"^([ugoa]*)([-+=])([rwxXst]*|[ugo])$")
@@ -221,8 +221,8 @@ def remote_stat_failure(path: str) -> dict[str, Any] | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return {"changed": False, "failed": True,
-                "msg": f"Task failed: Failed to get information on remote file ({path}): {exc.strerror}"}
+        return action_result({"changed": False, "failed": True,
+                              "msg": f"Task failed: Failed to get information on remote file ({path}): {exc.strerror}"})
     return None
 
 

@@ -7,7 +7,7 @@ import os
 
 from engine.loading.model import Task
 from engine.loading.paths import _is_role as is_role
-from engine.run.modules import ModuleError
+from engine.run.modules import ModuleError, before_module
 from engine.run.workdir import absolute
 
 
@@ -51,7 +51,8 @@ def find_source(src: str, subdir: str, search_paths: list[str], uncaught: bool =
         if found is not None:
             return found
         missing = not_found_message(src, candidates)
-    raise ModuleError(f"Task failed: {missing}" if uncaught else missing)
+    # the action looks for its source before it runs any module
+    raise ModuleError(f"Task failed: {missing}" if uncaught else missing, before_module({}))
 
 
 def source_search_paths(task: Task, basedir: str) -> list[str]:

@@ -9,7 +9,7 @@ import os
 import tempfile
 from typing import Any
 
-from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules import ModuleContext, ModuleError, action_result, before_module
 from engine.run.modules import file as file_module
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._content import ensure_invocation, known_arguments, put, refused_arguments
@@ -101,7 +101,7 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
             changed = True  # its directory would have been created first
             # the action's check-mode result for the file: changed, with its diff from nothing
             single = put(_read(full), dest, relative, full, params, ctx, is_content=False) if ctx.diff \
-                else {"diff": [], "changed": True}
+                else action_result({"diff": [], "changed": True})
             continue
         result = put(_read(full), dest, relative, full, params, ctx, is_content=False)
         if result is None:
@@ -115,7 +115,7 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
         if "path" in single and "dest" not in single:
             single["dest"] = single["path"]
         return single
-    return {"dest": dest, "src": source, "changed": changed}
+    return action_result({"dest": dest, "src": source, "changed": changed})
 
 
 def _writes(source: str, dest_file: str, params: dict[str, Any]) -> bool:
@@ -151,12 +151,12 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
     # the copy action checks its own arguments before its module validates them all
     error = _argument_error({name: args.get(name) for name in ("src", "content", "dest")})
     if error:
-        return {"failed": True, "msg": error}
+        return before_module({"failed": True, "msg": error})
     refused = refused_arguments(args)
     params = validate("copy", known_arguments(args, SPEC), SPEC) | {"refused": refused}
     error = _argument_error(params)
     if error:
-        return {"failed": True, "msg": error}
+        return before_module({"failed": True, "msg": error})
     dest, content = params["dest"], params["content"]
     if content is not None:
         text = json.dumps(content) if isinstance(content, dict | list) else str(content)
@@ -167,7 +167,7 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
         result = put(text.encode(), dest, os.path.basename(dest), dest, params, ctx, is_content=True, header=header,
                      action_args=action_args, original_basename=_content_basename())
         # a file left as it is (force off): the action's dest, src (content's temporary file), changed
-        return {"dest": dest, "src": _content_file(), "changed": False} if result is None else result
+        return action_result({"dest": dest, "src": _content_file(), "changed": False}) if result is None else result
     src = params["src"]
     if params["remote_src"]:  # the copy module itself looks at the source, and says so
         if refused:
@@ -185,7 +185,8 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
         try:
             source = find_source(src, "files", ctx.search_paths)
         except ModuleError as exc:
-            return {"changed": False, "failed": True, "msg": f"Unexpected AnsibleActionFail error: {exc}"}
+            return before_module({"changed": False, "failed": True,
+                                  "msg": f"Unexpected AnsibleActionFail error: {exc}"})
     if src.endswith("/") and not source.endswith("/"):
         source += "/"
     result = _copy_source(source, dest, params, ctx, None if params["remote_src"] else action_args)
@@ -204,4 +205,4 @@ def _copy_source(source: str, dest: str, params: dict[str, Any], ctx: ModuleCont
         params = {**params, "mode": f"0{os.stat(source).st_mode & 0o7777:03o}"}
     result = put(_read(source), dest, os.path.basename(source), source, params, ctx, is_content=False,
                  action_args=action_args)
-    return {"dest": dest, "src": source, "changed": False} if result is None else result
+    return action_result({"dest": dest, "src": source, "changed": False}) if result is None else result

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules import ModuleContext, ModuleError, action_result, before_module
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, boolean, validate
 from engine.run.modules._content import ensure_invocation, known_arguments, put, refused_arguments
 from engine.run.modules._sources import find_source
@@ -91,22 +91,22 @@ def _action_error(args: dict[str, Any]) -> str | None:
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     error = _action_error(args)
     if error is not None:
-        return {"changed": False, "failed": True, "msg": error}
+        return before_module({"changed": False, "failed": True, "msg": error})
     refused = refused_arguments(args, _TEMPLATE_ONLY)
     params = validate("template", known_arguments(args, SPEC), SPEC)
     params["refused"] = refused
     try:
         source = find_source(params["src"], "templates", ctx.search_paths)
     except ModuleError as exc:
-        return {"changed": False, "failed": True, "msg": str(exc)}
+        return before_module({"changed": False, "failed": True, "msg": str(exc)})
     read = os.path.normpath(source)  # DataLoader reads path_dwim's of it: an empty src's "templates/" is "templates"
     try:
         # newline="": ansible reads the bytes, so a text that is no template keeps its "\r\n"
         with open(read, encoding="utf-8", newline="") as handle:
             source_text = handle.read()
     except OSError as exc:  # ansible's DataLoader words it so, and the action fails
-        return {"changed": False, "failed": True,
-                "msg": f"Task failed: An error occurred while trying to read the file {read!r}: {exc}"}
+        return before_module({"changed": False, "failed": True,
+                              "msg": f"Task failed: An error occurred while trying to read the file {read!r}: {exc}"})
     try:
         delimiters = {name: params[name] for name in _DELIMITERS if params[name] is not None}
         rendered = ctx.render(source_text, template_vars(params["src"], source, params["dest"], ctx.task_vars),
@@ -117,12 +117,12 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         from engine.run.error_block import ERROR_KEY, Event
         from engine.templating.errors import value_origin
 
-        return {"changed": False, "failed": True, "msg": f"Task failed: {exc}",
-                ERROR_KEY: [Event(str(exc), value_origin(exc) or source)]}
+        return before_module({"changed": False, "failed": True, "msg": f"Task failed: {exc}",
+                              ERROR_KEY: [Event(str(exc), value_origin(exc) or source)]})
     # a file that is one expression may render to a non-string, an empty one to None (ansible writes '')
     text = "" if rendered is None else str(rendered)
     if not params["dest"]:  # the copy action the template action hands the text to refuses it
-        return {"failed": True, "msg": "dest is required"}
+        return before_module({"failed": True, "msg": "dest is required"})
     data = text.encode(params["output_encoding"])
     rendering = rendering_path(source)
     if params["mode"] == "preserve":  # the template file's mode
@@ -135,6 +135,6 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     result = put(data, params["dest"], params["src"].rsplit("/", 1)[-1], source, params, ctx, is_content=False,
                  header=rendering, action_args=action_args, original_basename=os.path.basename(source))
     if result is None:
-        result = {"dest": params["dest"], "src": rendering, "changed": False}
+        result = action_result({"dest": params["dest"], "src": rendering, "changed": False})
     return ensure_invocation(result, action_args, ctx.no_log)
 

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from typing import Any
 
-from engine.run.modules import ModuleContext, ModuleError, action_skip
+from engine.run.modules import ModuleContext, ModuleError, action_result, action_skip
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._files import check_ownership, path_facts, set_mode
 from engine.run.modules._sources import find_source
@@ -165,7 +165,7 @@ def run(args: dict[str, Any], ctx: ModuleContext, action: str = "unarchive") -> 
         raise ModuleError("playbook-ls's engine does not download an unarchive src; "
                           "run with --engine ansible to use ansible-playbook")
     if not os.path.isdir(dest):
-        return {"changed": False, "failed": True, "msg": f"dest '{dest}' must be an existing dir"}
+        return action_result({"changed": False, "failed": True, "msg": f"dest '{dest}' must be an existing dir"})
     check_ownership(dest, params["owner"], params["group"])
     result = _module(src, dest, params, ctx, action)
     if not os.path.isabs(dest):  # the module's first words
