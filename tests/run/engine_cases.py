@@ -177,16 +177,21 @@ def case_ids(scenarios: Iterable[Scenario]) -> list[tuple[Scenario, str]]:
 
 
 def prepare_scratch(scenario: Scenario, dest: Path) -> Path:
-    """Copy the scenario (without the test's own files) to ``dest/work`` with fixed modes."""
+    """Copy the scenario (without the test's own files) to ``dest/work`` with fixed modes, its
+    files all modified at one instant: a checkout writes them a few microseconds apart, and what
+    compares modification times (``filecmp``, which a ``remote_src`` directory copy uses) must see
+    the tree as it was when ansible-playbook ran on it."""
     work = dest / "work"
     ignore = shutil.ignore_patterns("expected.json", "case.json", "stdout.*.txt")
     shutil.copytree(scenario.path, work, ignore=ignore, symlinks=True)
+    now = time.time()
     for dirpath, _dirnames, filenames in os.walk(work):
         os.chmod(dirpath, 0o755)
         for name in filenames:
             p = Path(dirpath) / name
             if not p.is_symlink():
                 p.chmod(0o644)
+                os.utime(p, (now, now))
     return work
 
 

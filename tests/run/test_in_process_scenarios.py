@@ -29,8 +29,6 @@ SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
 KNOWN_DIFFERENT: dict[str, str] = {
-    "heldout21_copy_remote_src_dirs_backup-run": "a remote_src directory copy compares files as filecmp.dircmp "
-    "does in ansible's copy module (size and mtime first), the engine by content",
     **{f"heldout21_start_at_task_limit_hosts-{mode}": "--start-at-task is declined before the run"
        for mode in ("run", "check", "check_diff")},
 }

@@ -10,6 +10,7 @@ import tempfile
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError, action_result, before_module
+from engine.run.modules import _remote_tree as remote_tree
 from engine.run.modules import file as file_module
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._content import ensure_invocation, known_arguments, put, refused_arguments
@@ -176,6 +177,8 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
             return {"changed": False, "failed": True, "msg": f"Source {src} not found"}
         if not os.access(src, os.R_OK):
             return {"changed": False, "failed": True, "msg": f"Source {src} not readable"}
+        if remote_tree.handles(src, dest, params):
+            return remote_tree.copy_tree(src, dest, params, ctx)
         source = src
         directory = os.path.dirname(dest)
         if not os.path.isdir(src) and not dest.endswith("/") and not os.path.exists(dest) \

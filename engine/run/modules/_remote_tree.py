@@ -1,0 +1,98 @@
+"""copy with ``remote_src`` and a directory ``src``: the copy module itself copies the tree on the
+host, not the action file by file. It compares the trees as :class:`filecmp.dircmp` does (a file of
+the same size and modification time is the same file, without reading it; the usual version-control
+and cache directories are left out), copies what differs or is missing with its mode, and reports
+the directory, without checksums or a diff."""
+
+from __future__ import annotations
+
+import filecmp
+import os
+import shutil
+import stat
+from typing import Any
+
+from engine.run.modules import ModuleContext
+from engine.run.modules._content import _make_directories
+from engine.run.modules._files import path_facts, set_mode
+
+
+def handles(src: str, dest: str, params: dict[str, Any]) -> bool:
+    """Whether this module's copy of a tree applies: a directory source onto a directory, or a
+    path not there yet, without owners or groups to set."""
+    target = os.path.join(dest, os.path.basename(src)) if os.path.isdir(dest) else dest
+    return os.path.isdir(src) and params.get("owner") is None and params.get("group") is None and \
+        (os.path.isdir(target) or not os.path.lexists(target))
+
+
+def copy_tree(src: str, dest: str, params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    """The copy module's run for a directory ``src`` on the host (its ``main`` for ``remote_src``)."""
+    mode = params["mode"]
+    if mode == "preserve":
+        mode = f"0{stat.S_IMODE(os.stat(src).st_mode):03o}"
+    changed = False
+    if dest.endswith(os.sep) and not os.path.exists(os.path.dirname(dest)):
+        if ctx.check_mode:
+            return {"msg": f"dest directory {os.path.dirname(dest)} would be created", "changed": True, "src": src}
+        _make_directories(os.path.dirname(dest), params.get("directory_mode"))
+        changed = True
+    target = os.path.join(dest, os.path.basename(src)) if os.path.isdir(dest) else dest
+    if os.path.exists(target) and not params["force"]:
+        return path_facts({"msg": "file already exists", "src": src, "dest": target, "changed": False})
+    if not os.path.exists(target) and not os.path.exists(os.path.dirname(target)):
+        missing = os.path.dirname(target)
+        return {"changed": False, "failed": True, "msg": f"Destination directory {missing} does not exist"}
+    if not os.access(os.path.dirname(target) or ".", os.W_OK):
+        return {"changed": False, "failed": True, "msg": f"Destination {os.path.dirname(target)} not writable"}
+    if os.path.isdir(dest) or not os.path.exists(dest):
+        tree_src, tree_dest = src, dest
+        if not src.endswith(os.sep):  # the directory itself, into dest
+            tree_dest, tree_src = os.path.join(dest, os.path.basename(src)), os.path.join(src, "")
+        changed = _copy_directory(tree_src, tree_dest, params["local_follow"], ctx.check_mode) or changed
+    changed = set_mode(target, mode, ctx.check_mode, None) or changed
+    return path_facts({"dest": target, "src": src, "md5sum": None, "checksum": None, "changed": changed})
+
+
+def _copy_directory(src: str, dest: str, local_follow: bool, check_mode: bool) -> bool:
+    if not os.path.exists(dest):
+        if not check_mode:
+            shutil.copytree(src, dest, symlinks=not local_follow)
+        return True
+    return _copy_into(src, dest, local_follow, check_mode)
+
+
+def _copy_into(src: str, dest: str, local_follow: bool, check_mode: bool) -> bool:
+    """Copy what differs and what is missing into an existing ``dest``, then the same in each
+    directory both have (``copy_diff_files``, ``copy_left_only``, ``copy_common_dirs``)."""
+    compared = filecmp.dircmp(src, dest)
+    changed = bool(compared.diff_files or compared.left_only)
+    if not check_mode:
+        for name in compared.diff_files:
+            _copy_file(os.path.join(src, name), os.path.join(dest, name), local_follow)
+        for name in compared.left_only:
+            _copy_missing(os.path.join(src, name), os.path.join(dest, name), local_follow)
+    for name in compared.common_dirs:
+        changed = _copy_into(os.path.join(src, name), os.path.join(dest, name), local_follow, check_mode) or changed
+    return changed
+
+
+def _copy_file(source: str, target: str, local_follow: bool) -> None:
+    if os.path.islink(source) and not local_follow:
+        os.symlink(os.readlink(source), target)
+    else:
+        shutil.copyfile(source, target)
+        shutil.copymode(source, target)
+
+
+def _copy_missing(source: str, target: str, local_follow: bool) -> None:
+    if os.path.islink(source):
+        if not local_follow:
+            os.symlink(os.readlink(source), target)
+        elif os.path.isdir(source):
+            shutil.copytree(source, target, symlinks=False)
+        elif os.path.isfile(source):
+            shutil.copyfile(source, target)  # a followed link to a file: its mode is not copied
+    elif os.path.isfile(source):
+        _copy_file(source, target, local_follow)
+    elif os.path.isdir(source):
+        shutil.copytree(source, target, symlinks=not local_follow)
