@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.span import Span
-from engine.templating.errors import ForeignCause, PluginFailure, SeparateFailure, cause_of, value_origin
+from engine.templating.errors import (
+    ForeignCause,
+    PluginFailure,
+    SeparateFailure,
+    StorageRefusal,
+    cause_of,
+    value_origin,
+)
 from engine.templating.tagged_retry import REPLAYED
 
 ERROR_KEY = "_ansible_error_chain"
@@ -306,6 +313,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     args = task.data.get(task.action) if isinstance(task.data, Mapping) else None
     _, value_spans = _spans(args)
     failing, cause, plugin, foreign = None, str(exc), None, None
+    refused = False
     origin: Span | str | None = None
     separate: SeparateFailure | None = None
     kind = "filter"
@@ -326,6 +334,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             # through a variable, ansible gives it the outer template, not the variable's value
             origin = value_origin(each) if plugin is None and not _PLUGIN_ERROR.match(cause) else None
             foreign = cause_of(each, ForeignCause)
+            refused = cause_of(each, StorageRefusal) is not None
             if plugin is not None and _is_jinja_filter(plugin):  # a Python error of Jinja's filter: one line
                 cause, plugin = f"The filter plugin {plugin!r} failed: {cause}", None
             break
@@ -344,6 +353,9 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
                       separate.help, alone=True)
             chain += [Event(f"Error while resolving value for {failing!r}: The {kind} plugin {plugin!r} failed.",
                             where), own]
+        elif refused and cause.startswith(TEMPLATE_ERRORS[2]):
+            chain += [Event(f"Error while resolving value for {failing!r}: Error rendering template.", where),
+                      Event(StorageRefusal.REFUSAL, UNKNOWN)]
         elif origin is not None:
             chain += [Event(f"Error while resolving value for {failing!r}.", where), Event(cause, origin)]
         else:

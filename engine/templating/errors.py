@@ -103,6 +103,13 @@ class ForeignCause(Exception):
         super().__init__(str(exc))
 
 
+class StorageRefusal(TemplateFailure):
+    """A template whose whole value is Jinja's own Undefined (an inline ``if`` without ``else``):
+    ansible renders it, then refuses to store it, the refusal a cause of no known origin."""
+
+    REFUSAL = "Type 'Undefined' is unsupported for variable storage."
+
+
 class RunTimeOnly(TemplateFailure):
     """A template reads a value only the run knows (a registered result, a gathered fact): its
     result is not known before the run, whatever ``default`` or ``is defined`` around it says."""

@@ -175,6 +175,8 @@ def _os_path(function: Callable[[str], Any]) -> Callable[[Any], Any]:
 
 
 def _type_debug(value: Any) -> str:
+    if type(value) is Undefined:  # Jinja's own, of an inline `if` without `else`
+        return "Undefined"
     return "UndefinedMarker" if isinstance(value, Undefined) else type_name_of(value)
 
 
