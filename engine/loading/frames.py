@@ -229,8 +229,10 @@ class FrameLoading:
         if value is None:
             return True
         if not isinstance(value, dict):
-            self.problem("invalid-structure", f"Vars in a {owner} must be specified as a dictionary.", span,
-                         "Write 'vars:' as a mapping, 'name: value' on each line (not a list).")
+            message = f"Vars in a {owner} must be specified as a dictionary."
+            self.problem("invalid-structure", message, span,
+                         "Write 'vars:' as a mapping, 'name: value' on each line (not a list).",
+                         chain=((message, span, None),))
             return False
         for name in value:
             invalid = invalid_variable_name(name)
