@@ -7,6 +7,7 @@ rule against ansible's own walk with every order of those sets."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 
@@ -14,8 +15,10 @@ from engine.inventory.data import InventoryData
 from engine.inventory.host_order import order_fixed, run_ordered_groups
 
 
-def _inventory(edges: list[tuple[str, str]], hosts: list[tuple[str, str]]) -> InventoryData:
-    data = InventoryData()
+def _inventory(edges: list[tuple[str, str]], hosts: list[tuple[str, str]], make: Any = InventoryData) -> Any:
+    """The inventory of ``edges`` (parent, child) and ``hosts`` (group, host), built in that order
+    by ``make`` (ours, or ansible's InventoryData, which has the same three calls)."""
+    data = make()
     for parent, child in edges:
         data.add_group(parent)
         data.add_group(child)
@@ -83,15 +86,7 @@ def test_the_rule_matches_ansibles_walk_in_every_set_order(monkeypatch: pytest.M
              ([("db", "dc1"), ("db", "dc2"), ("dc1", "rack"), ("dc2", "more"), ("dc2", "rack")],
               [("rack", "r1"), ("rack", "r2"), ("more", "m1")])]
     for edges, hosts in cases:
-        theirs = AnsibleData()
-        for parent, child in edges:
-            theirs.add_group(parent)
-            theirs.add_group(child)
-        for parent, child in edges:
-            theirs.add_child(parent, child)
-        for group, host in hosts:
-            theirs.add_group(group)
-            theirs.add_host(host, group)
+        theirs = _inventory(edges, hosts, AnsibleData)
         ours = _inventory(edges, hosts)
         for name, group in theirs.groups.items():
             orders = set()
