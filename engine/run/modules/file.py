@@ -177,7 +177,7 @@ def _ensure_directory(
                     current = current.lstrip("/")
                 if not os.path.exists(current):
                     try:
-                        os.mkdir(current)
+                        os.mkdir(os.fsencode(current))  # as bytes, as ansible's: its error names the path so
                     except FileExistsError:
                         if not os.path.isdir(current):
                             raise
