@@ -204,12 +204,20 @@ def normalise(text: str, scratch: Path) -> str:
 def snapshot(root: Path) -> Files:
     """Every path below ``root``: type, mode and content (or hash) of files, link targets."""
     files: Files = {}
+    backup_times: dict[str, int] = {}
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames.sort()
         for name in sorted(dirnames + filenames):
             p = Path(dirpath) / name
             rel = _BACKUP.sub(".BACKUP~", p.relative_to(root).as_posix())
             st = p.lstat()
+            if rel != p.relative_to(root).as_posix():
+                # several backups of one file share a name once normalised: the last one made is
+                # kept (a backup keeps its file's time, so the latest); their names sort by process
+                # id as text, which is not the order ansible's module processes made them in
+                if backup_times.get(rel, -1) > st.st_mtime_ns:
+                    continue
+                backup_times[rel] = st.st_mtime_ns
             if stat.S_ISLNK(st.st_mode):
                 files[rel] = {"type": "link", "target": normalise(os.readlink(p), root)}
             elif stat.S_ISDIR(st.st_mode):
