@@ -55,11 +55,6 @@ def _resolve_path(value: str, relative_to: str) -> str:
     return os.path.normpath(os.path.join(relative_to, value))
 
 
-def _boolean(value: str) -> bool:
-    """ansible's ``boolean`` config type (``convert_bool.boolean`` with strict=False)."""
-    return value.strip().lower() in {"y", "yes", "on", "1", "true", "t"}
-
-
 def find_config_file(cwd: str | None = None) -> str | None:
     cwd = cwd or os.getcwd()
     env = os.environ.get("ANSIBLE_CONFIG")
@@ -184,7 +179,7 @@ class _SettingReader:
 
     def boolean(self, default: bool, env: str, *ini: tuple[str, str]) -> bool:
         value, _ = self.raw(env, *ini)
-        return default if value is None else _boolean(value)
+        return default if value is None else boolean(value)  # the config's boolean type: not strict
 
     def list(self, default: list[str], env: str, *ini: tuple[str, str]) -> list[str]:
         value, _ = self.raw(env, *ini)
@@ -311,7 +306,7 @@ class AnsibleConfig:
         if scan is None and parser.has_option("defaults", "collections_scan_sys_path"):
             scan = parser.get("defaults", "collections_scan_sys_path")
         if scan is not None:
-            config.collections_scan_sys_path = _boolean(scan)
+            config.collections_scan_sys_path = boolean(scan)
         for attr, env, key in (("run_tags", "ANSIBLE_RUN_TAGS", "run"), ("skip_tags", "ANSIBLE_SKIP_TAGS", "skip")):
             if env in os.environ:
                 setattr(config, attr, _split_list(os.environ[env]))

@@ -13,6 +13,7 @@ then ansible.cfg); a value equal to the default, written or not, changes nothing
 
 from __future__ import annotations
 
+from engine.booleans import boolean
 from engine.config import config_value
 
 DEFAULT_CALLBACKS = ("default", "ansible.builtin.default", "ansible.legacy.default")
@@ -59,22 +60,12 @@ _VALUES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 COW_PATHS = ("/usr/bin/cowsay", "/usr/games/cowsay", "/usr/local/bin/cowsay", "/opt/local/bin/cowsay")
 
 
-def _flag(value: str) -> bool | None:
-    """ansible's ``boolean`` of a setting's text (None: not a boolean, which ansible refuses)."""
-    text = value.strip().lower()
-    if text in ("y", "yes", "on", "1", "true", "t", "1.0"):
-        return True
-    if text in ("n", "no", "off", "0", "false", "f", "0.0", ""):
-        return False
-    return None
-
-
 def declined_settings() -> list[tuple[str, None]]:
     """(what, None) for each setting of this run that makes ansible do or print what the engine does not."""
     found: list[tuple[str, None]] = []
     for env, section, key, default in _FLAGS:
         value = config_value(env, section, key)
-        if value is not None and _flag(value) is not default:
+        if value is not None and boolean(value) is not default:  # the config's non-strict boolean
             found.append((_named(env, section, key, value), None))
     for env, section, key, defaults in _VALUES:
         value = config_value(env, section, key)
@@ -88,7 +79,7 @@ def _cows() -> list[str]:
     import os
 
     nocows = config_value("ANSIBLE_NOCOWS", "defaults", "nocows")
-    if nocows is not None and _flag(nocows):
+    if nocows is not None and boolean(nocows):
         return []
     path = config_value("ANSIBLE_COW_PATH", "defaults", "cowpath")
     # a cowpath that does not start leaves the banners as they are (Display's cowsay -l fails)
@@ -111,7 +102,7 @@ def _become_settings() -> list[str]:
     if user is not None and user.strip() not in ("", "root"):
         found.append(_named("ANSIBLE_BECOME_USER", section, "become_user", user))
     become = config_value("ANSIBLE_BECOME", section, "become")
-    if become is not None and _flag(become) and (user or "root").strip() != current_user():
+    if become is not None and boolean(become) and (user or "root").strip() != current_user():
         found.append(_named("ANSIBLE_BECOME", section, "become", become))
     return found
 

@@ -48,6 +48,13 @@ def test_default_callback_options_other_than_their_defaults_decline(project: Pat
                                          "always = True", "callback_result_format = yaml", "context = 1"]
 
 
+def test_flags_are_read_as_ansible_reads_a_boolean_setting(project: Path) -> None:
+    """The config's boolean is not strict: text that is no boolean, and "1.0", read as false."""
+    assert ["display_skipped_hosts = 1.0" in problem
+            for problem in _declined(project, "[defaults]\ndisplay_skipped_hosts = 1.0\n")] == [True]
+    assert _declined(project, "[defaults]\ncheck_mode_markers = maybe\n") == []
+
+
 def test_settings_equal_to_the_defaults_run(project: Path) -> None:
     assert _declined(project, "[defaults]\ndisplay_skipped_hosts = yes\ndisplay_ok_hosts = true\n"
                               "stdout_callback = ansible.builtin.default\ncallbacks_enabled =\n"
