@@ -267,7 +267,7 @@ def put(
             result["changed"] = True
             return action_result(result)
         if not os.path.isdir(directory):
-            _make_directories(directory, params.get("directory_mode"))
+            make_directories(directory, params.get("directory_mode"))
         # the copy module backs the file up first: a validation that fails leaves the backup behind
         backup_file = backup(dest_file) if params["backup"] and os.path.exists(dest_file) else None
         sent = remote_source(dest_file)
@@ -313,7 +313,7 @@ def put(
     return result
 
 
-def _make_directories(directory: str, mode: Any) -> None:
+def make_directories(directory: str, mode: Any) -> None:
     """The copy module's ``os.makedirs`` for a ``dest/``, then ``directory_mode`` on each
     directory it created (``adjust_recursive_directory_permissions``), outermost first."""
     created = []

@@ -13,14 +13,20 @@ import stat
 from typing import Any
 
 from engine.run.modules import ModuleContext
-from engine.run.modules._content import _make_directories
+from engine.run.modules._content import make_directories
 from engine.run.modules._files import path_facts, set_mode
+
+
+def _target(src: str, dest: str) -> str:
+    """The path the module reports and sets the mode of: ``src``'s name inside a ``dest`` directory
+    (nothing more for a ``src/``, whose name is empty)."""
+    return os.path.join(dest, os.path.basename(src)) if os.path.isdir(dest) else dest
 
 
 def handles(src: str, dest: str, params: dict[str, Any]) -> bool:
     """Whether this module's copy of a tree applies: a directory source onto a directory, or a
     path not there yet, without owners or groups to set."""
-    target = os.path.join(dest, os.path.basename(src)) if os.path.isdir(dest) else dest
+    target = _target(src, dest)
     return os.path.isdir(src) and params.get("owner") is None and params.get("group") is None and \
         (os.path.isdir(target) or not os.path.lexists(target))
 
@@ -34,9 +40,9 @@ def copy_tree(src: str, dest: str, params: dict[str, Any], ctx: ModuleContext) -
     if dest.endswith(os.sep) and not os.path.exists(os.path.dirname(dest)):
         if ctx.check_mode:
             return {"msg": f"dest directory {os.path.dirname(dest)} would be created", "changed": True, "src": src}
-        _make_directories(os.path.dirname(dest), params.get("directory_mode"))
+        make_directories(os.path.dirname(dest), params.get("directory_mode"))
         changed = True
-    target = os.path.join(dest, os.path.basename(src)) if os.path.isdir(dest) else dest
+    target = _target(src, dest)  # (dest made just now, if it was missing)
     if os.path.exists(target) and not params["force"]:
         return path_facts({"msg": "file already exists", "src": src, "dest": target, "changed": False})
     if not os.path.exists(target) and not os.path.exists(os.path.dirname(target)):
