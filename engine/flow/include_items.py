@@ -138,12 +138,11 @@ def _include_runs(reading: Any) -> list[Run] | None:
     the item, an outer include's skip standing for all its inner items). None when the items or
     their order are the run's, or for more than two looping includes; in a copy of the file the
     loader made for one item of either (a loop written out), that item's runs only."""
-    from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_scopes
+    from engine.variables.loop_vars import copy_items, last_item_only, loop_scopes
     from engine.variables.play_order import play_order
     from engine.variables.report import include_item_order, templar_at
 
-    loops = [include for include in play_order(reading.play_plan.play).includers.get(id(reading.task), [])
-             if includer_loops(include)]
+    loops = play_order(reading.play_plan.play).looping(reading.task)
     copies = copy_items(reading.task, loops) if loops else []
     if not loops or len(loops) > 2 or last_item_only(reading.task, loops):
         return None

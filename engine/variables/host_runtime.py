@@ -73,7 +73,7 @@ class Follower(BlockFailures):
     order_of: Callable[[Play], Any]
     templar_at: Callable[..., Templar]
     item_order: Callable[..., list[int] | None]
-    """The order a host runs a looped include's items in (engine.variables.include_runs.include_item_order)."""
+    """The order a host runs a looped include's items in (engine.variables.report.include_item_order)."""
 
     def fill_in(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
                 outer: tuple[int, ...], layers: list[Layer]) -> list[Layer]:

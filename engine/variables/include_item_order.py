@@ -1,5 +1,5 @@
 """The item keys a host's order of a looped include's items is worked out from
-(engine.variables.include_runs.include_item_order), each host's once: the order of a host's items is
+(engine.variables.report.include_item_order), each host's once: the order of a host's items is
 compared with the items of the play's first hosts, and it is asked for at every task the include
 loads, so templating every host's items again at each of them cost tasks x hosts (a fleet's hosts
 each compared with fifty others). The order that comparison gives a host is kept the same way

@@ -50,12 +50,12 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     them, each inner one's items as templated at that outer item (``()``: a single run; -1: an
     item only the run places). A task the loader copied once per item of a loop written out (a
     static include's children) runs only at its own item of that loop."""
-    from engine.variables.loop_vars import copy_items, includer_loops, inner_item_runs, last_item_only, loop_length
+    from engine.variables.loop_vars import copy_items, inner_item_runs, last_item_only, loop_length
 
     if not loaded_here(play_plan, task, host):
         return []
-    includers = play_order(play_plan.play).includers.get(id(task), [])
-    loops = [include for include in includers if includer_loops(include)]
+    walked = play_order(play_plan.play)
+    includers, loops = walked.includers.get(id(task), []), walked.looping(task)
     if not loops:
         # a handler an include_role brings is the play's once the include loads it on any host: it
         # runs wherever it is notified, a host the include skipped too (with that include's vars)
