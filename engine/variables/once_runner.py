@@ -54,11 +54,11 @@ def agreed(own: Effects, candidates: tuple[list[Host] | None, str], effects_on: 
     reason = f"set by a run_once task: {why}, so is the host it runs on"
     if others is None:
         return maybe(own, reason)
-    mine = _key(own, frozen)
-    return own if all(_key(effects_on(other), frozen) == mine for other in others) else maybe(own, reason)
+    mine = _key(own)
+    return own if all(_key(effects_on(other)) == mine for other in others) else maybe(own, reason)
 
 
-def _key(effects: Effects, frozen: Callable[[Any], Any]) -> Any:
+def _key(effects: Effects) -> Any:
     return tuple((layer.label, frozen(dict(layer.values))) for layer in [*effects.included, *effects.facts])
 
 
