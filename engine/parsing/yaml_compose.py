@@ -9,13 +9,13 @@ only when a text really has to be parsed (see :mod:`engine.parsing.source`).
 from __future__ import annotations
 
 import io
-import re
 from _thread import allocate_lock
 
 from engine.lazy_regex import LazyRegex
 from engine.parsing.loaded import Loaded, YamlProblem
 from engine.parsing.ruamel_package import error as _ruamel_error
 from engine.parsing.ruamel_package import nodes as _ruamel_nodes
+from engine.parsing.yaml_scalars import COLLECTION_TAGS, PLAIN, STR, float_value, int_value, plain_value
 from engine.span import Span, YMap, YSeq
 from engine.values import TIMESTAMP, UnsafeText, VaultText, YamlSet, YamlTimestamp, timestamp_moment
 
@@ -39,105 +39,6 @@ except ImportError:  # pragma: no cover - pure-Python fallback
     from ruamel.yaml.scanner import Scanner as _Scanner
 
     FAST_PARSER = False
-
-
-# --- YAML 1.1 scalar resolution (what PyYAML's SafeLoader does, so what ansible sees) ---
-
-_BOOL = {
-    "yes": True, "Yes": True, "YES": True, "no": False, "No": False, "NO": False,
-    "true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False,
-    "on": True, "On": True, "ON": True, "off": False, "Off": False, "OFF": False,
-}
-_NULL = {"", "~", "null", "Null", "NULL"}
-_INT = LazyRegex(
-    r"""^(?:[-+]?0b[0-1_]+
-        |[-+]?0[0-7_]+
-        |[-+]?(?:0|[1-9][0-9_]*)
-        |[-+]?0x[0-9a-fA-F_]+
-        |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""",
-    re.X,
-)
-_FLOAT = LazyRegex(
-    r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
-        |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
-        |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
-        |[-+]?\.(?:inf|Inf|INF)
-        |\.(?:nan|NaN|NAN))$""",
-    re.X,
-)
-# PyYAML's implicit resolver for timestamps: a plain scalar that matches is one (a date needs two-digit
-# month and day, a time its seconds), built as ansible builds it or failing where it fails.
-_IMPLICIT_TIMESTAMP = LazyRegex(
-    r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
-        |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?
-        (?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?
-        (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""",
-    re.X,
-)
-_PLAIN = "!plain"
-_COLLECTION_TAGS = frozenset(f"tag:yaml.org,2002:{kind}" for kind in ("set", "omap", "pairs"))
-_STR = "tag:yaml.org,2002:str"
-
-
-def _int_value(text: str) -> int:
-    text = text.replace("_", "")
-    sign = -1 if text.startswith("-") else 1
-    if text[:1] in "+-":
-        text = text[1:]
-    if text == "0":
-        return 0
-    if text.startswith("0b"):
-        return sign * int(text[2:], 2)
-    if text.startswith("0x"):
-        return sign * int(text[2:], 16)
-    if text.startswith("0"):
-        return sign * int(text, 8)
-    if ":" in text:
-        value = 0
-        for part in text.split(":"):
-            value = value * 60 + int(part)
-        return sign * value
-    return sign * int(text)
-
-
-def _float_value(text: str) -> float:
-    text = text.replace("_", "").lower()
-    sign = -1.0 if text.startswith("-") else 1.0
-    if text[:1] in "+-":
-        text = text[1:]
-    if text == ".inf":
-        return sign * float("inf")
-    if text == ".nan":
-        return float("nan")
-    if ":" in text:
-        value = 0.0
-        for part in text.split(":"):
-            value = value * 60 + float(part)
-        return sign * value
-    return sign * float(text)
-
-
-_SPECIAL: dict[str, bool | None] = {**dict.fromkeys(_NULL), **_BOOL}
-_MISSING = object()
-
-
-def _plain_value(text: str) -> Any:
-    """What an untagged plain scalar is: null, a bool, a number or the text itself."""
-    special = _SPECIAL.get(text, _MISSING)
-    if special is not _MISSING:
-        return special
-    if text == "=":  # PyYAML resolves it to tag:yaml.org,2002:value, which nothing constructs
-        raise ValueError("could not determine a constructor for the tag 'tag:yaml.org,2002:value'")
-    first = text[0]
-    if first.isdigit() or first in "+-.":
-        if _INT.match(text):
-            return _int_value(text)
-        if _FLOAT.match(text):
-            return _float_value(text)
-        if _IMPLICIT_TIMESTAMP.match(text):
-            timestamp_moment(text)  # a 13th month fails as in PyYAML
-            return YamlTimestamp(text)
-    return text
 
 
 ScalarNode, SequenceNode, MappingNode = _ruamel_nodes.ScalarNode, _ruamel_nodes.SequenceNode, _ruamel_nodes.MappingNode
@@ -197,7 +98,7 @@ class _ResolverMixin:
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         # By the kind's name, not its class: PyYAML's composer (see _compose_as_ansible) asks too.
         if kind.id == "scalar":
-            return _PLAIN if implicit[0] else _STR
+            return PLAIN if implicit[0] else STR
         if kind.id == "sequence":
             return "tag:yaml.org,2002:seq"
         return "tag:yaml.org,2002:map"
@@ -320,10 +221,10 @@ class _Constructor:
         return _new_span(Span, (self.file, start.line, start.column, end.line, end.column))
 
     def build(self, node: Node) -> Any:
-        if node.ctag is _PLAIN:  # most nodes: a plain scalar, never memoised (a value of its own)
+        if node.ctag is PLAIN:  # most nodes: a plain scalar, never memoised (a value of its own)
             self.expanded += 1
             try:
-                return _plain_value(node.value)
+                return plain_value(node.value)
             except ValueError as exc:  # an integer of more digits than Python converts
                 raise _BadScalar(str(exc), self.span(node)) from exc
         known = self.memo.get(id(node))
@@ -351,7 +252,7 @@ class _Constructor:
         tag = _tag(node)
         if tag == "!unsafe":  # ansible distrusts every string built inside
             _distrust(result)
-        elif tag in _COLLECTION_TAGS:
+        elif tag in COLLECTION_TAGS:
             result = self.memo[id(node)] = self._tagged_collection(tag, result, node)
         self.expanded += 1
         self.sizes[id(node)] = self.expanded - before
@@ -384,23 +285,23 @@ class _Constructor:
     def _scalar(self, node: ScalarNode) -> Any:
         tag = _tag(node)
         value = node.value
-        if tag == _PLAIN:
-            return _plain_value(value)
-        if tag == _STR or tag == "!":
+        if tag == PLAIN:
+            return plain_value(value)
+        if tag == STR or tag == "!":
             return value
         if tag == "!vault":
             return VaultText(value)
         if tag == "!unsafe":
             # ansible resolves the text as if it were plain (``!unsafe "42"`` is 42) and distrusts
             # only what is then a string
-            resolved = _plain_value(value)
+            resolved = plain_value(value)
             return UnsafeText(resolved) if type(resolved) is str else resolved
         if tag.startswith("tag:yaml.org,2002:"):
             kind = tag.rsplit(":", 1)[1]
             if kind == "int":
-                return _int_value(value)
+                return int_value(value)
             if kind == "float":
-                return _float_value(value)
+                return float_value(value)
             if kind == "bool":
                 return {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}[value.lower()]
             if kind == "null":
@@ -426,7 +327,7 @@ class _Constructor:
         build, span, key_spans, value_spans = self.build, self.span, result.key_spans, result.value_spans
         pairs = self._flattened(node)
         for key_node, value_node in pairs:
-            plain = key_node.ctag is _PLAIN  # a PyYAML-composed node's tag is no str: _tag reads it
+            plain = key_node.ctag is PLAIN  # a PyYAML-composed node's tag is no str: _tag reads it
             key = build(key_node)
             if not plain and isinstance(key, list | dict):  # PyYAML refuses it too (its str() could grow exponentially)
                 raise _BadScalar("While constructing a mapping found unhashable key.", span(key_node))
@@ -481,7 +382,7 @@ class _Constructor:
         for pair in node.value:
             key_node, value_node = pair
             if not (key_node.value == "<<" and isinstance(key_node, ScalarNode)
-                    and (key_node.ctag is _PLAIN or _tag(key_node) == _PLAIN)):
+                    and (key_node.ctag is PLAIN or _tag(key_node) == PLAIN)):
                 own.append(pair)
                 continue
             sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
