@@ -56,11 +56,6 @@ STATEMENT_SECONDS = 5.0  # a statement still running after this is interrupted: 
 _SCHEMA = "CREATE TABLE parsed (key TEXT PRIMARY KEY, value BLOB)"
 _EXPECTED_SCHEMA = [("index", "sqlite_autoindex_parsed_1", "parsed", None), ("table", "parsed", "parsed", _SCHEMA)]
 _SIDE_FILES = ("-journal", "-wal", "-shm")  # SQLite opens these beside the database
-_PARSER_FILES = (
-    "parsing/yaml_compose.py", "parsing/yaml_scalars.py", "parsing/yaml_json.py", "parsing/loaded.py",
-    "parsing/ruamel_package.py", "span.py", "values.py", "records.py", "lazy_regex.py", "templating/bounds.py",
-)  # every engine module the parser imports (a test keeps this complete)
-_PARSER_LIBRARIES = ("_ruamel_yaml", "ruamel", "yaml")  # ruamel's C composer and package, PyYAML (its fallback)
 
 
 class _Shared(Exception):
@@ -68,25 +63,11 @@ class _Shared(Exception):
 
 
 def _parser_fingerprint() -> str:
-    """The parser's own files and the YAML libraries it uses, by size and modification time: a
-    changed parser, or an upgraded library, parses again."""
-    from importlib.machinery import PathFinder  # not importlib.util, which imports more
+    """The parser's own files and the YAML libraries it uses: a changed parser, or an upgraded
+    library, parses again."""
+    from engine import code_files
 
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # engine/
-    paths = [(name, os.path.join(here, name)) for name in _PARSER_FILES]
-    for library in _PARSER_LIBRARIES:
-        spec = PathFinder.find_spec(library)
-        locations = list(spec.submodule_search_locations or ()) if spec is not None else []
-        origin = spec.origin if spec is not None and spec.has_location else None
-        paths.append((library, origin or (os.path.join(locations[0], "yaml", "__init__.py") if locations else "")))
-    parts = [str(FORMAT)]
-    for name, path in paths:
-        try:
-            stat = os.stat(path)
-            parts.append(f"{name}:{stat.st_size}:{stat.st_mtime_ns}")
-        except OSError:
-            parts.append(f"{name}:?")
-    return "|".join(parts)
+    return f"{FORMAT}|{code_files.identity(code_files.PARSER, code_files.PARSER_LIBRARIES)}"
 
 
 def _encode(value: Any, seen: set[int]) -> Any:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import code_files
 from engine.files import is_file, read_bytes
 from engine.plugins.collection_search import CollectionFinder
 from engine.plugins.docs import DOC_EXTENSIONS, doc_file, plugin_docs
@@ -28,9 +29,14 @@ from engine.plugins.names import IGNORED_EXTENSIONS, MAX_REDIRECTS, AnsibleCore
 from engine.plugins.routing import routing_entry
 from engine.user_cache import cache_subdir, read_entry, write_entry
 
-CACHE_VERSION = "2"
+CACHE_VERSION = "2"  # the shards' format; the code that fills them is in the key too (_code)
 MAX_DOC_BYTES = 16 * 1024 * 1024  # a cached doc or summary shard read back: far beyond any module's
 BUILTIN = "ansible.builtin"
+
+
+def _code() -> str:
+    """The code that reads docs and summaries: a shard made by other code is read again."""
+    return code_files.identity(code_files.MODULE_DOCS, code_files.MODULE_DOCS_LIBRARIES)
 
 
 @dataclass(frozen=True)
@@ -383,7 +389,7 @@ class ModuleIndex:
         edit) is keyed by every file's size and modification time, as edits happen in place."""
         installed = self._installed_root(directory)
         identities = self._directory_times(directory, installed) if installed else self._identities(directory)
-        identity = [CACHE_VERSION, os.path.realpath(directory), *identities]
+        identity = [CACHE_VERSION, _code(), os.path.realpath(directory), *identities]
         return hashlib.sha1("|".join(identity).encode()).hexdigest()
 
     def _installed_root(self, directory: str) -> str | None:
@@ -417,7 +423,7 @@ class ModuleIndex:
             stat = os.stat(path)
         except OSError:
             return ""
-        identity = [CACHE_VERSION, os.path.realpath(path), str(stat.st_size), str(stat.st_mtime_ns),
+        identity = [CACHE_VERSION, _code(), os.path.realpath(path), str(stat.st_size), str(stat.st_mtime_ns),
                     self._fragment_fingerprint()]
         return hashlib.sha1("|".join(identity).encode()).hexdigest()
 

@@ -199,6 +199,9 @@ def _cache_file(path: str, stat: os.stat_result) -> str | None:
     directory = cache_subdir("routing", create=True)
     if directory is None:
         return None
-    key = blake2b(f"{os.path.realpath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode("utf-8", "surrogateescape"),
-                  digest_size=20).hexdigest()
+    from engine import code_files
+
+    code = code_files.identity(code_files.ROUTING, code_files.PARSER_LIBRARIES)
+    identity = f"{os.path.realpath(path)}|{stat.st_size}|{stat.st_mtime_ns}|{code}"
+    key = blake2b(identity.encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
     return os.path.join(directory, f"{key}.json")

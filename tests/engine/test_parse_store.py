@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import ast
 import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from engine import code_files
 from engine.parsing import parse_store
 from engine.parsing.parse_store import DATABASE, NOTES, ParseStore, decode_loaded, encode_loaded
 from engine.parsing.source import SourceCache, parse_text
@@ -257,36 +257,13 @@ def test_a_notes_file_over_its_bound_notes_nothing_and_is_started_again(tmp_path
 
 
 
-def _engine_imports(path: Path) -> set[str]:
-    """The ``engine`` modules a file imports, as paths relative to ``engine/``, lazy imports included."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        for name in names:
-            if name.startswith("engine."):
-                found.add(name.removeprefix("engine.").replace(".", "/") + ".py")
-    return found
-
-
-def test_the_fingerprint_covers_every_engine_module_the_parser_imports() -> None:
-    """A parser module left out of the fingerprint could change a parse while the store kept the old one."""
-    engine_dir = Path(parse_store.__file__).parent.parent
-    closure, todo = set(), ["parsing/yaml_compose.py"]
-    while todo:
-        name = todo.pop()
-        if name not in closure and (engine_dir / name).is_file():
-            closure.add(name)
-            todo.extend(_engine_imports(engine_dir / name))
-    assert closure <= set(parse_store._PARSER_FILES)
-
-
 def test_an_upgraded_yaml_library_changes_the_fingerprint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     library = tmp_path / "some_yaml_library.py"
     library.write_text("VERSION = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(parse_store, "_PARSER_LIBRARIES", ("some_yaml_library",))
+    monkeypatch.setattr(code_files, "PARSER_LIBRARIES", ("some_yaml_library",))
+    monkeypatch.setattr(code_files, "_identities", {})
     before = parse_store._parser_fingerprint()
     library.write_text("VERSION = 2.0\n")
+    monkeypatch.setattr(code_files, "_identities", {})
     assert parse_store._parser_fingerprint() != before
