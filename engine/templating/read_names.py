@@ -5,12 +5,12 @@ the names it read differ. Both templating paths note here, the load-time one
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Any
 
 READS_ALL = "*"
 """Recorded for a rendering whose names cannot be told (a template refused before it is compiled,

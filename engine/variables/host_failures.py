@@ -56,9 +56,9 @@ class BlockFailures:
     def _fails_by_class(self, play_plan: PlayPlan, host: Host, task: Task, own: tuple[int, ...]) -> bool | str:
         """Whether ``task`` fails ``host``, worked out once per class of hosts whose variables agree on
         what its conditions and arguments read (engine.variables.setter_classes.by_class, as a
-        setter's effects are): not once per host of a fleet."""
+        setter's effects are; the plan hands it over, below the class keys it reads): not once per
+        host of a fleet."""
         from engine.variables.block_runs import fails
-        from engine.variables.setter_classes import SHARING, by_class
 
         def follow(read: set[str] | None) -> bool | str:
             with names_recorded() if read is not None else nullcontext() as names:
@@ -68,7 +68,8 @@ class BlockFailures:
                 read.update(names)
             return found
 
-        if not SHARING or own or getattr(self.plan, "share_setters", None) is None:
+        by_class = getattr(self.plan, "share_by_class", None)  # given by the plan (setter_classes.share_setters)
+        if own or by_class is None:
             return follow(None)
         key = ("failure classes", id(task), id(self.plan.inventory))
         return by_class(self.plan, play_plan, self.memo(play_plan), key, host, task, follow)  # type: ignore[no-any-return]

@@ -90,5 +90,6 @@ def share_setters(plan: Plan) -> None:
     from engine.variables.walk_classes import class_walk
 
     plan.share_setters = shared_effects  # type: ignore[attr-defined]
+    plan.share_by_class = by_class  # type: ignore[attr-defined] - whether a block's task fails (engine.variables.host_failures)
     plan.class_walk = class_walk  # type: ignore[attr-defined] - hosts share walks too (engine.variables.walk_classes)
     plan.include_vars_names = followed_names  # type: ignore[attr-defined] - read by engine.variables.names_before
