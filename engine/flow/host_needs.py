@@ -40,6 +40,7 @@ class HostNeeds:
         self._variables: TaskVariables | None = None
         self._resolved: dict[str, Resolved] = {}
         self._unknown: dict[str, str | None] = {}
+        self._needs_of: dict[tuple[str, tuple[str, ...]], str | None] = {}  # by expression and item names (_needs)
         self._overrides: dict[str, Any] = {}
         self._rebound = False
         cached = getattr(plan, "facts", {}).get(host.name)
@@ -81,13 +82,19 @@ class HostNeeds:
         return self._variables
 
     def _needs(self, text: str, item: Mapping[str, Any]) -> str | None:
-        """What only the run knows that ``text`` (an expression) reads, as words; None if nothing."""
+        """What only the run knows that ``text`` (an expression) reads, as words; None if nothing.
+        The same for every item of a loop (the names an item binds are left out, and every item binds
+        the same ones): worked out once per expression and item names, not once per item."""
         from engine.templating.variable_uses import names_read
 
+        key = (text, tuple(item))
+        if key in self._needs_of:
+            return self._needs_of[key]
         names = names_read(text, expression=True)
-        if names is None:
-            return "an expression playbook-ls cannot read"
-        return self._needs_names([name for name in names if name not in item])
+        found = "an expression playbook-ls cannot read" if names is None else \
+            self._needs_names([name for name in names if name not in item])
+        self._needs_of[key] = found
+        return found
 
     def _needs_value(self, value: Any, item: Mapping[str, Any]) -> str | None:
         from engine.templating.variable_uses import names_read

@@ -22,6 +22,7 @@ from decimal import Decimal, DecimalException
 from typing import Any
 
 from engine.templating.bounds import TooLarge, refuse_over, static_evaluation_in_progress
+from engine.templating.read_names import note_names
 
 # the task's templar (engine.templating.templar.Templar, which is given a lookup set): named, not imported
 Templar = Any
@@ -73,6 +74,7 @@ def lookup_vars(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[An
     for term in terms:
         if not isinstance(term, str):
             raise LookupFailure(f"Variable name must be 'str' not {type(term).__name__!r}.")
+        note_names((term,))  # what a template reads through it (engine.templating.read_names)
         if term in variables:
             value = variables[term]
             if getattr(call.templar, "_tagging", False):  # the value as the templar hands it (tagged_retry)

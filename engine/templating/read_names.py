@@ -5,9 +5,11 @@ the names it read differ. Both templating paths note here, the load-time one
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
 READS_ALL = "*"
@@ -27,8 +29,12 @@ search path, the same on every host): a call of one reads what its arguments rea
 (``vars``, ``varnames``, ``template``, ``config``, ``inventory_hostnames``, a collection's) may read
 any variable."""
 
+NAMING_LOOKUPS = frozenset({"vars"})
+"""Lookups that read the variables their terms name, each noted as it is read (a run-time templar's
+``lookup('vars', ...)``, engine.templating.pure_lookups)."""
+
 _recorders: list[set[str]] = []
-_names_of_text: dict[str, frozenset[str]] = {}
+_names_of_text: dict[tuple[str, bool], frozenset[str]] = {}
 _NAMES_MEMORY = 4096
 
 
@@ -62,10 +68,12 @@ def note_loaded(names: frozenset[str]) -> None:
     note_names((READS_ALL,) if DYNAMIC_NAMES.intersection(names) else names)
 
 
-def note_template(text: str, parse: Callable[[str], Any]) -> None:
+def note_template(text: str, parse: Callable[[str], Any], named_reads: bool = False) -> None:
     """``text``, rendered by a templar whose environment parses with ``parse``, read what it loads
-    (:data:`READS_ALL` when it does not parse: what it reads is not told)."""
-    names = _names_of_text.get(text)
+    (:data:`READS_ALL` when it does not parse: what it reads is not told). ``named_reads``: the
+    templar's ``vars`` is a :class:`NamedReads` and its ``vars`` lookup notes its terms, so a
+    template reading variables through them reads the names those give as it runs, not every one."""
+    names = _names_of_text.get((text, named_reads))
     if names is None:
         try:
             from jinja2 import nodes
@@ -73,19 +81,50 @@ def note_template(text: str, parse: Callable[[str], Any]) -> None:
             tree = parse(text)
             # every name read, a loop's or a {% set %}'s included: more than it depends on is safe
             names = frozenset(node.name for node in tree.find_all(nodes.Name) if node.ctx == "load")
-            if names & LOOKUP_CALLS and _terms_only_lookups(tree):
+            if names & LOOKUP_CALLS and _terms_only_lookups(tree, NAMING_LOOKUPS if named_reads else frozenset()):
                 names -= LOOKUP_CALLS  # each call reads its arguments, whose names are among names
+            if named_reads:
+                names -= {"vars"}  # noted name by name as the rendering reads them
         except Exception:  # noqa: BLE001 - any failure to parse here: what it reads is not told
             names = frozenset((READS_ALL,))
         if len(_names_of_text) >= _NAMES_MEMORY:
             _names_of_text.clear()
-        _names_of_text[text] = names
+        _names_of_text[(text, named_reads)] = names
     note_loaded(names)
 
 
-def _terms_only_lookups(tree: Any) -> bool:
+class NamedReads(Mapping[str, "Any"]):
+    """A task's ``vars`` (every variable, by a computed name): each name looked up is noted as read
+    (:func:`note_names`), and every variable when all of them are listed (iterated, counted)."""
+
+    __slots__ = ("_variables",)
+
+    def __init__(self, variables: Mapping[str, Any]) -> None:
+        self._variables = variables
+
+    def __getitem__(self, key: str) -> Any:
+        if isinstance(key, str):
+            note_names((key,))
+        return self._variables[key]
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            note_names((key,))
+        return key in self._variables
+
+    def __iter__(self) -> Iterator[str]:
+        note_names((READS_ALL,))
+        return iter(self._variables)
+
+    def __len__(self) -> int:
+        note_names((READS_ALL,))
+        return len(self._variables)
+
+
+def _terms_only_lookups(tree: Any, naming: frozenset[str] = frozenset()) -> bool:
     """Whether every ``lookup``/``query``/``q`` the parsed template names is a call of a lookup
-    named by a constant among :data:`TERMS_ONLY_LOOKUPS` (``ansible.builtin.`` or not)."""
+    named by a constant among :data:`TERMS_ONLY_LOOKUPS` (``ansible.builtin.`` or not), or among
+    ``naming`` (lookups that note the names they read themselves)."""
     from jinja2 import nodes
 
     named = sum(1 for node in tree.find_all(nodes.Name) if node.ctx == "load" and node.name in LOOKUP_CALLS)
@@ -97,7 +136,7 @@ def _terms_only_lookups(tree: Any) -> bool:
         if not isinstance(plugin, str):
             return False
         prefix, _, short = plugin.rpartition(".")
-        if prefix not in ("", "ansible.builtin", "ansible.legacy") or short not in TERMS_ONLY_LOOKUPS:
+        if prefix not in ("", "ansible.builtin", "ansible.legacy") or short not in TERMS_ONLY_LOOKUPS | naming:
             return False
         calls += 1
     return calls == named

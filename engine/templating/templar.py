@@ -269,8 +269,8 @@ class Templar:
         scope = Layered(self.variables, self._globals)
         if self._tagging:
             scope = TaggedScope(scope, self._written)
-        if self.task_scope:  # get_vars sets 'vars' last: every variable, templated when read
-            return Layered({"vars": self.variables}, scope)
+        if self.task_scope:  # get_vars sets 'vars' last: every variable, templated when read (each name noted)
+            return Layered({"vars": read_names.NamedReads(self.variables)}, scope)
         return scope
 
     def _written(self, name: str) -> bool:
@@ -364,7 +364,7 @@ class Templar:
         from jinja2.exceptions import SecurityError
 
         if read_names.recording():  # an expression's names are those of it in {{ }}
-            read_names.note_template("{{ " + text + " }}" if expression else text, environment().parse)
+            read_names.note_template(f"{{{{ {text} }}}}" if expression else text, environment().parse, self.task_scope)
 
         if self.deprecate is not None and FILTER_DEPRECATIONS.get() is None:  # a run's: plugins may warn
             with reporting(self.deprecate, self.lookups.warn if self.lookups is not None else None):

@@ -6,10 +6,12 @@ A part of engine.variables.host_runtime's ``Follower``."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import section_tasks
 from engine.flow.loops import loop_of
+from engine.templating.read_names import names_recorded
 from engine.variables.include_stops import Stop, caught_within, may_stop
 from engine.variables.loop_vars import copy_items
 from engine.variables.sources import Layer, RuntimeValue
@@ -33,8 +35,6 @@ class BlockFailures:
 
     def _fails_on(self, play_plan: PlayPlan, host: Host) -> Callable[[Task], bool | str]:
         """Whether a task fails on ``host`` (engine.variables.block_runs.fails), each task once."""
-        from engine.variables.block_runs import fails
-
         memo = self.memo(play_plan)
 
         def fails_on_host(earlier: Task) -> bool | str:
@@ -45,12 +45,34 @@ class BlockFailures:
                 memo[key] = f"task '{earlier.display_name()}' fails or not as the run decides"
                 own = self._own_item(play_plan, earlier)
                 loops = self.order_of(play_plan.play).looping(earlier)
-                memo[key] = self._fails_per_item(play_plan, host, earlier, loops[0]) if len(loops) == 1 and not own \
-                    else fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0, own),
-                               self._gate(play_plan, earlier), id(earlier) not in section_tasks(play_plan.play)[0])
+                if len(loops) == 1 and not own:
+                    memo[key] = self._fails_per_item(play_plan, host, earlier, loops[0])
+                else:
+                    memo[key] = self._fails_by_class(play_plan, host, earlier, own)
             return memo[key]  # type: ignore[no-any-return]
 
         return fails_on_host
+
+    def _fails_by_class(self, play_plan: PlayPlan, host: Host, task: Task, own: tuple[int, ...]) -> bool | str:
+        """Whether ``task`` fails ``host``, worked out once per class of hosts whose variables agree on
+        what its conditions and arguments read (engine.variables.setter_classes.by_class, as a
+        setter's effects are; the plan hands it over, below the class keys it reads): not once per
+        host of a fleet."""
+        from engine.variables.block_runs import fails
+
+        def follow(read: set[str] | None) -> bool | str:
+            with names_recorded() if read is not None else nullcontext() as names:
+                found = fails(task, self.templar_at(self.plan, play_plan, host, task, 0, own),
+                              self._gate(play_plan, task), id(task) not in section_tasks(play_plan.play)[0])
+            if read is not None:
+                read.update(names)
+            return found
+
+        by_class = getattr(self.plan, "share_by_class", None)  # given by the plan (setter_classes.share_setters)
+        if own or by_class is None:
+            return follow(None)
+        key = ("failure classes", id(task), id(self.plan.inventory))
+        return by_class(self.plan, play_plan, self.memo(play_plan), key, host, task, follow)  # type: ignore[no-any-return]
 
     def _fails_per_item(self, play_plan: PlayPlan, host: Host, task: Task, include: Task) -> bool | str:
         """Whether ``task``, which the looping ``include`` loads once per item, fails ``host``: read

@@ -47,13 +47,20 @@ def shared_effects(plan: Plan, play_plan: PlayPlan, memo: dict[Any, Any], host: 
                    outer: tuple[int, ...], occurrence: int, follow: Callable[[set[str] | None], Effects]) -> Effects:
     """``follow(read)`` on ``host`` (``read``: a set the names its templates read are put in), or
     what it gave the first host of ``host``'s class."""
-    from engine.variables.change_classes import HostClasses
-    from engine.variables.failed_hosts import as_written
-
     data = task.data if isinstance(task.data, Mapping) else {}
     if not SHARING or outer or occurrence or task.handler or data.get("delegate_facts"):
         return follow(None)
-    key = _classes_key(plan, task)
+    return by_class(plan, play_plan, memo, _classes_key(plan, task), host, task, follow)
+
+
+def by_class(plan: Plan, play_plan: PlayPlan, memo: dict[Any, Any], key: tuple[Any, ...], host: Host, task: Task,
+             follow: Callable[[set[str] | None], Any]) -> Any:
+    """``follow(read)`` on ``host`` (what the host's variables at ``task`` give, the names read put
+    in ``read``), or what it gave the first host of ``host``'s class, the classes kept in ``memo``
+    under ``key``; ``follow`` never gives None."""
+    from engine.variables.change_classes import HostClasses
+    from engine.variables.failed_hosts import as_written
+
     kept = memo.get(key)
     if kept is None or kept[0] is not plan or any(getattr(asked, "planned_runs", None) is not None
                                                   for asked in kept[2].values()):
@@ -83,5 +90,6 @@ def share_setters(plan: Plan) -> None:
     from engine.variables.walk_classes import class_walk
 
     plan.share_setters = shared_effects  # type: ignore[attr-defined]
+    plan.share_by_class = by_class  # type: ignore[attr-defined] - whether a block's task fails (engine.variables.host_failures)
     plan.class_walk = class_walk  # type: ignore[attr-defined] - hosts share walks too (engine.variables.walk_classes)
     plan.include_vars_names = followed_names  # type: ignore[attr-defined] - read by engine.variables.names_before

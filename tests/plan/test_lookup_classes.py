@@ -1,8 +1,10 @@
 """A lookup that reads nothing but its terms (``first_found``, ``file``, ``env``...) reads what its
 arguments read, not every variable (engine.templating.read_names): hosts alike in those share a
 setter's effects by class (engine.variables.setter_classes), as roles picking their OS's vars file
-with ``lookup('first_found', params)`` do. A lookup that reads variables by a computed name
-(``vars``) still reads every variable: each host is followed on its own."""
+with ``lookup('first_found', params)`` do. A task's ``vars`` and ``lookup('vars', ...)`` read
+variables by a computed name: the names they look up are noted as the template reads them, so hosts
+alike in those share the setter too (a role's "set what is unset from its defaults" loop); a
+template listing every variable (iterating ``vars``) reads every one: each host on its own."""
 
 from __future__ import annotations
 
@@ -30,8 +32,18 @@ PLAYBOOK = """
     - name: by name
       ansible.builtin.set_fact:
         by_name: "{{ lookup('vars', 'size_' + os_name) }}"
+    - name: unset from defaults
+      ansible.builtin.set_fact:
+        "{{ item }}": "{{ lookup('vars', '__' ~ item) }}"
+      when: item not in vars
+      with_items: [size_debian, size_redhat]
+    - name: every variable
+      ansible.builtin.set_fact:
+        counted: "{{ vars.keys() | list | length }}"
     - {name: on the pick, ansible.builtin.debug: {msg: p}, when: picked | int == 1}
     - {name: on the name, ansible.builtin.debug: {msg: n}, when: by_name | int > 1}
+    - {name: on the default, ansible.builtin.debug: {msg: d}, when: size_redhat | int == 1}
+    - {name: on the count, ansible.builtin.debug: {msg: c}, when: counted | int > 0}
 """
 
 
@@ -45,6 +57,7 @@ def _fleet(root: Path) -> None:
     (root / "group_vars").mkdir()
     for number, group in enumerate(("debian", "redhat", "suse")):
         (root / "group_vars" / f"{group}.yml").write_text(f"os_name: {group}\nsize_{group}: {number}\n")
+    (root / "group_vars" / "all.yml").write_text("__size_debian: 5\n__size_redhat: 6\n")
     (root / "vars").mkdir()
     (root / "vars" / "debian.yml").write_text("picked: 1\n")
     (root / "vars" / "default.yml").write_text("picked: 2\n")
@@ -70,7 +83,10 @@ def test_a_terms_only_lookup_shares_the_setter(fleet: tuple[Path, list], monkeyp
     picked = [host for task, host in followed if task == "picked"]
     by_name = [host for task, host in followed if task == "by name"]
     assert 0 < len(picked) < 10  # a few per OS, not one per host
-    assert len(by_name) == 30  # lookup('vars', ...) reads a name only the value tells: each host
+    assert {outcome for task, _, outcome, _ in shared if task == "on the default"} == {"runs", "skipped"}
+    assert 0 < len(by_name) < 10  # lookup('vars', ...) reads the name its value gives: a few per OS
+    assert 0 < len([host for task, host in followed if task == "unset from defaults"]) < 10
+    assert len([host for task, host in followed if task == "every variable"]) == 30  # every name: each host
 
 
 @pytest.mark.parametrize(("text", "read"), [
@@ -88,4 +104,25 @@ def test_names_a_lookup_reads(text: str, read: set[str]) -> None:
 
     with read_names.names_recorded() as names:
         read_names.note_template(text, environment().parse)
+    assert names == read
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("{{ lookup('vars', 'x_' + os) }}", {"os", "x_debian"}),
+    ("{{ 'a' in vars and vars['b_' ~ os] }}", {"os", "a", "b_debian"}),
+    ("{{ vars.get('c') }}", {"c"}),
+    ("{{ vars | length }}", {read_names.READS_ALL}),
+    ("{{ lookup('template', 'a.j2') }}", {read_names.READS_ALL}),
+])
+def test_names_a_task_reads_through_vars(text: str, read: set[str]) -> None:
+    """A run-time templar notes each name its ``vars`` and ``vars`` lookup look up."""
+    from engine.templating.pure_lookups import PureLookups
+    from engine.templating.templar import Templar
+
+    templar = Templar({"os": "debian", "x_debian": 1, "a": 1, "b_debian": 2, "c": 3}, PureLookups())
+    with read_names.names_recorded() as names:
+        try:
+            templar.template(text)
+        except Exception:  # noqa: BLE001 - a lookup refused here: what it read is all that counts
+            pass
     assert names == read
