@@ -65,3 +65,44 @@ def ordered_by(pattern: Any, racy: set[str]) -> list[str]:
         name = term.split("[", 1)[0] if not term.startswith("~") else term
         found |= racy if any(c in name for c in "*?~") else racy & {name}
     return sorted(found)
+
+
+def possible_play_orders(play_plan: PlayPlan, data: Any) -> list[list[str]] | None:
+    """Every order the play's hosts may run in (their names), where only the walk of one group's
+    nested child groups makes it the run's (engine.inventory.host_order.possible_orders): a play
+    in inventory order on that one group, less what it intersects with or excludes and what
+    ``--limit`` leaves out, all of which keep the group's order. None otherwise (its ``order``,
+    a group group_by filled, several groups or a slice of one), or for too many orders."""
+    from engine.inventory.host_order import possible_orders, run_ordered_groups
+    from engine.inventory.patterns import split_host_pattern
+
+    kept = play_plan.__dict__.get("_possible_orders")
+    if kept is not None and kept[0] is data.get_groups_dict():
+        return kept[1]  # type: ignore[no-any-return]
+    found = None
+    keywords = play_plan.play.data if isinstance(play_plan.play.data, Mapping) else {}
+    named = play_run_ordered(play_plan, run_ordered_groups(data))
+    added = [term for term in split_host_pattern(play_plan.play.hosts) if term[:1] not in ("&", "!")]
+    if play_plan.order_known and keywords.get("order", "inventory") == "inventory" and \
+            not getattr(play_plan, "racy_order", None) and len(named) == 1 and added == named:
+        names = [host.name for host in play_plan.hosts]
+        chosen = set(names)
+        group = data.groups[named[0]]
+        if [host.name for host in group.get_hosts() if host.name in chosen] == names:
+            orders = possible_orders(group)
+            found = None if orders is None else [[host.name for host in order if host.name in chosen]
+                                                 for order in orders]
+    play_plan.__dict__["_possible_orders"] = (data.get_groups_dict(), found)
+    return found
+
+
+def batch_everywhere(play_plan: PlayPlan, data: Any, name: str) -> list[list[str]] | None:
+    """The ``serial`` batch of the host ``name`` under each order the play's hosts may run in
+    (:func:`possible_play_orders`), or None where those orders are not known."""
+    from engine.flow.batches import play_batches
+
+    orders = possible_play_orders(play_plan, data)
+    if orders is None:
+        return None
+    return [next((batch for batch in play_batches(play_plan.play, order) if name in batch), [])
+            for order in orders]

@@ -288,11 +288,12 @@ class Follower(BlockFailures):
         return runs_once(task) and bool(play_plan.hosts) and self._once_runner(play_plan, host, task)[0] is not host \
             and self.stopped_before(play_plan, host) is not True  # a batch that never ran gets nothing
 
-    def _once_runner(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> tuple[Host, str | None]:
-        """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch that
-        no ``meta: end_host`` before the task ended (a handler: the first the plan runs it on at
-        that flush point, the first notified), with why only the run knows it, if so."""
-        batch = host_batch(play_plan, host.name)  # its hosts, in the play's order
+    def _once_runner(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0,
+                     batch: list[Host] | None = None) -> tuple[Host, str | None]:
+        """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch (or
+        of ``batch``) that no ``meta: end_host`` before the task ended (a handler: the first the
+        plan runs it on at that flush point, the first notified), with why only the run knows it."""
+        batch = host_batch(play_plan, host.name) if batch is None else batch  # its hosts, in the play's order
         if task.handler and (found := handler_runner(play_plan, task, occurrence, batch,
                                                      len(self.order_of(play_plan.play).positions.get(id(task), [])))):
             return found
@@ -345,7 +346,9 @@ class Follower(BlockFailures):
         # run_once: the first host of the batch still in the play runs it, ansible gives the batch its result
         runner, unsure = (host, None) if not runs_once(task) or not play_plan.hosts else \
             self._once_runner(play_plan, host, task, occurrence)
-        others = once_candidates(self.plan, play_plan, runner) if runs_once(task) and play_plan.hosts else None
+        first_of = None if task.handler else lambda batch: self._once_runner(play_plan, host, task, 0, batch)[0]
+        others = once_candidates(self.plan, play_plan, runner, host, first_of) \
+            if runs_once(task) and play_plan.hosts else None
         for rank, run in enumerate(runs if member else []):
             ran = self._ran_at_item(play_plan, host, task, run) if includers else True
             if ran is False:

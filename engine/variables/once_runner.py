@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import play_batches
-from engine.flow.play_host_order import run_order_unknown
+from engine.flow.play_host_order import batch_everywhere, run_order_unknown
 from engine.values import frozen
 from engine.variables.setters import maybe
 
@@ -33,17 +33,30 @@ CANDIDATES = 6
 """The most hosts a ``run_once`` task's effects are followed on to see that they agree."""
 
 
-def once_candidates(plan: Plan, play_plan: PlayPlan, runner: Host) -> tuple[list[Host] | None, str] | None:
+def once_candidates(plan: Plan, play_plan: PlayPlan, runner: Host, host: Host | None = None,
+                    first_of: Callable[[list[Host]], Host] | None = None) -> tuple[list[Host] | None, str] | None:
     """The other hosts that may run a ``run_once`` task instead of ``runner`` and why (None for
     the hosts: too many to follow), or None where the runner is known (the order is, or every
-    batch holds one host)."""
+    batch holds one host). Where the orders the play's hosts may run in are known
+    (engine.flow.play_host_order.possible_play_orders), those are the hosts ``first_of`` gives of
+    ``host``'s batch in each: none where it is the same batch in every order."""
     why = run_order_unknown(plan, play_plan)
     if why is None:
         return None
     names = [host.name for host in play_plan.hosts]
     if all(len(batch) < 2 for batch in play_batches(play_plan.play, names)):
         return None
-    others = [host for host in play_plan.hosts if host is not runner]
+    inventory = getattr(play_plan, "inventory", None) or plan.inventory
+    everywhere = batch_everywhere(play_plan, inventory.data, host.name) \
+        if host is not None and first_of is not None else None
+    if everywhere is not None and first_of is not None:
+        by_name = {member.name: member for member in play_plan.hosts}
+        firsts = {id(first): first for first in (first_of([by_name[name] for name in batch]) for batch in everywhere)}
+        others = [first for first in firsts.values() if first is not runner]
+        if not others:
+            return None
+    else:
+        others = [other for other in play_plan.hosts if other is not runner]
     return (others if len(others) < CANDIDATES else None), why
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
 from engine.flow.batches import play_batches as play_batches
-from engine.flow.play_host_order import play_order_reason
+from engine.flow.play_host_order import batch_everywhere, play_order_reason
 from engine.inventory.host_order import run_ordered_groups
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered
@@ -153,16 +153,22 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None, magic: Mapping[
         found["groups"] = RuntimeValue(_racy_reason(sorted(racy)))
     why = play_order_reason(play_plan, nested)
     if why is not None:
+        batches = play_batches(play_plan.play, [h.name for h in play_plan.hosts])
+        # the host's serial batch is cut from that order: its own where every order gives it one
+        alike = len(batches) > 1 and host is not None and _one_batch(batch_everywhere(play_plan, data, host))
         found.update({name: _ordered(value, why) for name in ("ansible_play_hosts", "ansible_play_hosts_all",
                                                               "ansible_play_batch", "play_hosts")
-                      if isinstance(value := found.get(name, (magic or {}).get(name)), list)})
-        batches = play_batches(play_plan.play, [h.name for h in play_plan.hosts])
-        if len(batches) > 1 and any(len(batch) > 1 for batch in batches):
-            # its serial batches are cut from that order: which hosts share one is the run's too
-            # (a batch of one host is that host's, whatever the order)
+                      if isinstance(value := found.get(name, (magic or {}).get(name)), list)
+                      and not (alike and name in ("ansible_play_batch", "play_hosts"))})
+        if len(batches) > 1 and any(len(batch) > 1 for batch in batches) and not alike:
+            # which hosts share one is the run's too (a batch of one host is that host's, whatever the order)
             batch = RuntimeValue(f"the hosts of each serial batch of the play, cut from {why}")
             found.update({"ansible_play_batch": batch, "play_hosts": batch})
     return found
+
+
+def _one_batch(batches: list[list[str]] | None) -> bool:
+    return batches is not None and all(batch == batches[0] for batch in batches[1:])
 
 
 def _ordered(value: list[Any], why: str) -> RunOrdered:

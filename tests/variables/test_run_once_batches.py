@@ -1,0 +1,37 @@
+"""A play on a group whose grandchildren ansible walks in a set's order, recorded from ansible
+(``bench/values_heldout.py record``): its hosts' order is the run's, yet a ``serial`` batch cut
+from it may be the same in every order, and so the host its ``run_once`` tasks run on; where it
+is not, what those tasks set is still defined on every host of the batch (whichever host runs
+them), and the keys of a result every host that may run it gives alike are known."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from var_values import measure
+
+PROJECT = Path(__file__).resolve().parent / "run_once_batches" / "nested_group_serial_batches"
+
+
+def test_batches_alike_in_every_order() -> None:
+    compared, wrong = measure(PROJECT, as_written=True)
+    assert compared == 72  # 18 of them the run's own, each said to be unknown
+    # serial 3: no batch is the same in every order; what its run_once tasks set, the run's
+    assert len(wrong) == 18
+    assert all(line.startswith("site.yml:44 ") for line in wrong)
+
+
+def test_the_plan_agrees_with_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plan"))
+    from plan_cases import compare, plan_outcomes
+
+    monkeypatch.chdir(PROJECT)
+    for name in [n for n in os.environ if n.startswith("ANSIBLE_")]:
+        monkeypatch.delenv(name)
+    result = compare(json.loads((PROJECT / "outcomes.json").read_text()), plan_outcomes(PROJECT, [], "inventory.yml"))
+    assert result.wrong == []
+    assert result.decided == result.compared - sum(result.depends.values())
