@@ -25,6 +25,7 @@ from engine.templating.bounds import (
     evaluation,
     static_evaluation_in_progress,
 )
+from engine.templating.defined_only import rendered_defined_only
 from engine.templating.errors import (
     BrokenConditional,
     CallFailure,
@@ -348,6 +349,9 @@ class Templar:
         try:
             return self._render_once(text, expression, overrides, restore_newlines)
         except TemplateFailure as exc:
+            if (again := rendered_defined_only(exc, text, expression, environment().parse, lambda more: self.child(
+                    more)._render_once(text, expression, overrides, restore_newlines))) is not None:
+                return again[0]  # it only asks whether a variable the run certainly sets is defined
             if self._tagging or self.bounded or self.origin_of is None or replacing() is not None:
                 raise
             retry = Templar(self.raw, self.lookups, self.task_scope, data=self.data, origin_of=self.origin_of)
