@@ -351,6 +351,8 @@ class Follower(BlockFailures):
             if runs_once(task) and play_plan.hosts else None
         for rank, run in enumerate(runs if member else []):
             ran = self._ran_at_item(play_plan, host, task, run) if includers else True
+            if ran is True:  # a task of a file only the run names here: what it sets, the run's
+                ran = self.order_of(play_plan.play).named_by_run(task, host.name) or True
             if ran is False:
                 continue  # at this item a task before it in its block failed, or none did before its rescue
             own = self._effects(play_plan, runner, task, run, occurrence)
