@@ -36,7 +36,7 @@ from engine.variables.host_facts import facts_layer, gathered_since, plays_befor
 from engine.variables.host_failures import BlockFailures
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
-from engine.variables.loop_vars import includer_loops, item_runs
+from engine.variables.loop_vars import item_runs
 from engine.variables.once_runner import agreed, handler_runner, once_candidates
 from engine.variables.setters import ends_host_task as _ends_host_task
 from engine.variables.setters import ends_in_batch, host_names, play_enders, side_by_side
@@ -52,6 +52,7 @@ from engine.variables.sources import (
 )
 from engine.variables.task_kinds import host_independent, known_shape
 from engine.variables.task_results import Effects, follow, unknown_result
+from engine.variables.uniform_walks import uniform_walk
 
 _FACTS = "ansible_facts"
 
@@ -562,40 +563,6 @@ def kept_uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, occur
         uniform = memo[("uniform walk", id(task), occurrence, names)] = (
             follower.plan, uniform_walk(follower, play_plan, task, names, occurrence))
     return uniform[1]  # type: ignore[no-any-return]
-
-
-def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
-                  occurrence: int = 0) -> bool:
-    """Whether every task before ``task`` that may set ``names`` (in the plays so far) does so alike
-    on every host of its play: effects the same on every host, not in a block with a rescue, not a
-    handler, not loaded by a looping or ``run_once`` include, not for some hosts only, no facts
-    delegated, and no ``meta: end_host`` on the way; all of them (``names`` None): no rescue in the
-    plays either. The earlier tasks' walk is then the same on all hosts in the same plays
-    (engine.variables.host_runtime.Follower.earlier_layers)."""
-    from engine.flow.run_settings import runs_once
-    from engine.loading import keywords as kw
-    from engine.variables.block_runs import play_blocks
-
-    plan = follower.plan
-    for earlier in plays_before(plan, play_plan, including=True):
-        order = follower.order_of(earlier.play)
-        before = len(order._before(task, occurrence)) if earlier is play_plan else len(order.tasks)  # noqa: SLF001
-        blocks = play_blocks(earlier.play) if names is None else None
-        if blocks is not None and blocks.rescue_starts:
-            return False  # what a rescue gives a host depends on what failed there
-        for _, done in _setters(order, before, names):
-            includers = order.includers.get(id(done), [])
-            data = done.data if isinstance(done.data, Mapping) else {}
-            if _ends_host_task(done) or ends_in_batch(done) or done.handler or data.get("delegate_facts") or \
-                    order.loaded_on.get(id(done)) is not None or done.effective_when() or \
-                    any(include.effective_when() or includer_loops(include) or
-                        include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and runs_once(include)
-                        for include in includers) or known_shape(done) and not host_independent(done):
-                return False
-            blocks = blocks or play_blocks(earlier.play)
-            if id(done) in blocks.paths and blocks.rescuing:
-                return False
-    return True
 
 
 def _delegates_facts(task: Task) -> bool:
