@@ -33,6 +33,10 @@ from engine.variables.play_order import play_order
 from engine.variables.play_order import task_runs as task_runs
 from engine.variables.play_order import tasks_in_order as tasks_in_order
 from engine.variables.raw import RawVariables
+from engine.variables.run_ordered_lists import one_batch as _one_batch
+from engine.variables.run_ordered_lists import ordered as _ordered
+from engine.variables.run_ordered_lists import racy_groups as _racy_groups
+from engine.variables.run_ordered_lists import racy_reason as _racy_reason
 from engine.variables.sources import (
     Layer,
     RuntimeValue,
@@ -167,16 +171,6 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None, magic: Mapping[
     return found
 
 
-def _one_batch(batches: list[list[str]] | None) -> bool:
-    return batches is not None and all(batch == batches[0] for batch in batches[1:])
-
-
-def _ordered(value: list[Any], why: str) -> RunOrdered:
-    found = RunOrdered(value)
-    found.why = f"not known before the run: {why}"
-    return found
-
-
 def _less_removed(plan: Plan, play_plan: PlayPlan, task: Task | None, host: Host,
                   magic: Mapping[str, Any]) -> dict[str, Any]:
     """The play's host lists at ``task`` less the hosts the plan (engine.flow.host_plan) found
@@ -205,41 +199,6 @@ def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, n
     if reason is not None:
         return RuntimeValue(reason)
     return RunOrdered.made_from(value, less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
-
-
-def _racy_groups(play_plan: Any, groups: Mapping[str, Any], racy: frozenset[str],
-                 nested: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """``groups`` with the lists of the ``racy`` groups (and of ``nested``: group -> why) in the
-    run's order: the same for every host that reads that inventory at that point of the play, so
-    made once for them all (each list a copy of its group's hosts: made per host, thousands of hosts
-    made thousands of copies each), and one object, so that what is shown of it is worked out once
-    too (:func:`_magic_shown`)."""
-    made = play_plan.__dict__.setdefault("_racy_groups_made", {})
-    nested = nested or {}
-    key = (id(groups), racy, id(nested))
-    found = made.get(key)
-    if found is None or found[0] is not groups:
-        named = getattr(play_plan, "racy_tasks", {})
-        found = made[key] = (groups, {name: _ordered_by_task(hosts, name, named.get(name))
-                                      if name in racy and isinstance(hosts, list) else
-                                      _ordered(hosts, nested[name].removeprefix("not known before the run: "))
-                                      if name in nested and isinstance(hosts, list) else hosts
-                                      for name, hosts in groups.items()})
-    return found[1]
-
-
-def _ordered_by_task(hosts: list[str], group: str, task: str | None) -> RunOrdered:
-    """The hosts of ``group``, in the order ``task`` (a group_by) put them there: the run's."""
-    found = RunOrdered(hosts)
-    if task is not None:
-        found.why = f"not known before the run: the hosts of group {group!r} in the order the results of " \
-                    f"task {task!r} (group_by) came in"
-    return found
-
-
-def _racy_reason(groups: list[str]) -> str:
-    return f"the order of the hosts group_by put in {', '.join(repr(g) for g in groups)} (as their results " \
-           "came in), which only the run knows"
 
 
 def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0, host: str | None = None) -> _Scope:
