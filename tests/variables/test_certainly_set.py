@@ -1,0 +1,38 @@
+"""set_fact of values only the run knows (a command's output registered), recorded from ansible
+(``bench/values_heldout.py record``): where a failure of the task stops the host, a host that
+reads the fact later has it, whatever its value; ``is defined`` is answered there, in a probe and
+in a ``when``. Not where the value may be ``omit`` (the name is then not set) or the task's
+failure is ignored."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from var_values import measure
+
+PROJECT = Path(__file__).resolve().parent / "certainly_set" / "set_from_the_run"
+
+
+def test_is_defined_of_a_fact_set_to_what_only_the_run_knows() -> None:
+    compared, wrong = measure(PROJECT, as_written=True)
+    assert compared == 10
+    assert len(wrong) == 3  # omit may drop it on both hosts; a2 ignores the task's failure
+    assert all('playbook-ls "unknown: ' in line for line in wrong)
+    assert sum("p_has_extra" in line for line in wrong) == 2
+    assert any(line.startswith("site.yml:25 on a2 run 1: p_has_checked") for line in wrong)
+
+
+def test_a_condition_asking_whether_it_is_defined_is_decided(monkeypatch: pytest.MonkeyPatch) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plan"))
+    from plan_cases import compare, plan_outcomes
+
+    monkeypatch.chdir(PROJECT)
+    for name in [n for n in os.environ if n.startswith("ANSIBLE_")]:
+        monkeypatch.delenv(name)
+    result = compare(json.loads((PROJECT / "outcomes.json").read_text()), plan_outcomes(PROJECT, [], "inventory.ini"))
+    assert result.wrong == []
+    assert result.decided == result.compared
