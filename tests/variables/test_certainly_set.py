@@ -6,13 +6,10 @@ failure is ignored."""
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
 
 import pytest
-from var_values import measure
+from var_values import measure, plan_against_recording
 
 PROJECT = Path(__file__).resolve().parent / "certainly_set" / "set_from_the_run"
 
@@ -27,12 +24,6 @@ def test_is_defined_of_a_fact_set_to_what_only_the_run_knows() -> None:
 
 
 def test_a_condition_asking_whether_it_is_defined_is_decided(monkeypatch: pytest.MonkeyPatch) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plan"))
-    from plan_cases import compare, plan_outcomes
-
-    monkeypatch.chdir(PROJECT)
-    for name in [n for n in os.environ if n.startswith("ANSIBLE_")]:
-        monkeypatch.delenv(name)
-    result = compare(json.loads((PROJECT / "outcomes.json").read_text()), plan_outcomes(PROJECT, [], "inventory.ini"))
+    result = plan_against_recording(PROJECT, "inventory.ini", monkeypatch)
     assert result.wrong == []
     assert result.decided == result.compared

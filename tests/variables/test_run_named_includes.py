@@ -6,26 +6,16 @@ undefined, which made the plan say a later task fails)."""
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
 
 import pytest
-from var_values import measure
+from var_values import measure, plan_against_recording
 
 ROOT = Path(__file__).resolve().parent / "run_named_includes"
 
 
 def _plan_wrong(project: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plan"))
-    from plan_cases import compare, plan_outcomes
-
-    monkeypatch.chdir(project)
-    for name in [n for n in os.environ if n.startswith("ANSIBLE_")]:
-        monkeypatch.delenv(name)
-    result = compare(json.loads((project / "outcomes.json").read_text()), plan_outcomes(project, [], "inventory.ini"))
-    return result.wrong
+    return plan_against_recording(project, "inventory.ini", monkeypatch).wrong  # type: ignore[no-any-return]
 
 
 def test_what_a_file_the_run_names_sets_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,13 +6,10 @@ them), and the keys of a result every host that may run it gives alike are known
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
 
 import pytest
-from var_values import measure
+from var_values import measure, plan_against_recording
 
 PROJECT = Path(__file__).resolve().parent / "run_once_batches" / "nested_group_serial_batches"
 
@@ -26,12 +23,6 @@ def test_batches_alike_in_every_order_and_what_run_once_sets() -> None:
 
 
 def test_the_plan_agrees_with_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plan"))
-    from plan_cases import compare, plan_outcomes
-
-    monkeypatch.chdir(PROJECT)
-    for name in [n for n in os.environ if n.startswith("ANSIBLE_")]:
-        monkeypatch.delenv(name)
-    result = compare(json.loads((PROJECT / "outcomes.json").read_text()), plan_outcomes(PROJECT, [], "inventory.yml"))
+    result = plan_against_recording(PROJECT, "inventory.yml", monkeypatch)
     assert result.wrong == []
     assert result.decided == result.compared - sum(result.depends.values())
