@@ -497,7 +497,8 @@ class Follower(BlockFailures):
         gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
                 if not (task.handler and include.action in kw.INCLUDE_ROLE) for c in include.effective_when()]
         own = [c.value for c in task.effective_when() if all(c.value is not g for g in gate)]
-        recovered = id(task) in section_tasks(play_plan.play)[1]
+        # a rescue task that fails runs the always section before the host stops: not stopped there
+        recovered = any(id(task) in tasks for tasks in section_tasks(play_plan.play))
         if not gate and not own and not known_shape(task):  # a module's result on every host: nothing to template
             return unknown_result(task, check_mode(self.plan, task) is False, recovered)
         if not gate and not own and host_independent(task):  # constant values: the same on every host
