@@ -78,9 +78,10 @@ class RuntimeIncludes:
     @staticmethod
     def follows(task: Task) -> bool:
         """Whether ``task`` is an include the static model left without its tasks, which the
-        plan loads per host (one with a loop is left to the run: each item may name a file)."""
+        plan loads per host (an ``include_tasks`` with a loop: the files its target may name)."""
         return task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and not task.children and \
-            task.include_target is not None and loop_of(task) is None and isinstance(task.args, Mapping)
+            task.include_target is not None and isinstance(task.args, Mapping) and \
+            (loop_of(task) is None or task.action in kw.INCLUDE_TASKS)
 
     def expand(self, include: Task, outcomes: Mapping[str, HostOutcome], includers: list[Task],
                where: str) -> tuple[list[Loaded], dict[str, HostOutcome]]:
@@ -98,6 +99,12 @@ class RuntimeIncludes:
         self.handlers = []
         if len(includers) >= MAX_DEPTH:
             return [], _too_deep(include, includers, outcomes)
+        if loop_of(include) is not None:  # the load left it: its items name its file (with what the host sees)
+            unknown = {name: "each item of its loop, with the host's values, which the plan does not follow"
+                       for name, outcome in outcomes.items() if outcome.outcome in (RUNS, DEPENDS)}
+            loaded = self._could_load(include, includers, outcomes, unknown, set(), where)
+            _known_includers(self.play_plan.play, loaded)
+            return loaded, {}
         groups: dict[int, tuple[list[Block], list[str], str, list[Task]]] = {}
         failing: dict[str, HostOutcome] = {}
         unknown: dict[str, str] = {}
@@ -169,28 +176,18 @@ class RuntimeIncludes:
         ``unknown`` could load there (engine.flow.run_named_files): each depends on those hosts, and
         is not loaded on the others (none of them loads it; those that do load it are planned with
         the file they name). Where it loads them is the run's: no host's variables take them."""
-        from engine.flow.notify import with_includers
-        from engine.flow.run_named_files import candidate_files
-        from engine.templating.templar import Templar
-        from engine.variables.report import add_loaded_tasks
+        from engine.variables.run_named_loads import could_load
 
         found: list[Loaded] = []
         if any(outer.args == include.args for outer in includers):
             return found  # a file it could load names its file alike again: listed once, at the first
-        for target, copy in candidate_files(include, self.play_plan.play.basedir):
-            if target in loaded:
-                continue
-            try:
-                blocks, _result = self.loader.load(copy, Templar({}), self.play_plan.play)
-            except Exception:  # noqa: BLE001 - a file that does not load as tasks is no candidate
-                continue
-            tasks = list(with_includers(blocks, [*includers, include]))
+        for target, tasks in could_load(self.play_plan, include, self.loader, unknown, [*includers, include],
+                                        loaded).items():
             fixed = {name: HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} does not load "
                                                 f"{target} here", True) for name in outcomes if name not in unknown}
             maybe = {name: HostOutcome(DEPENDS, f"loaded only if the include at {where} names {target} on this host, "
                                                 f"which it names from {why}") for name, why in unknown.items()}
             found += [Loaded(task, outer, fixed, maybe) for task, outer in tasks]
-            add_loaded_tasks(self.play_plan.play, include, tasks, ())
         return found
 
     @property

@@ -96,6 +96,19 @@ class HostNeeds:
         self._needs_of[key] = found
         return found
 
+    def _certainly_set(self, text: str, item: Mapping[str, Any]) -> bool:
+        """Whether every name ``text`` reads that only the run knows is one it certainly sets, to a
+        value only it gives (engine.templating.defined_only): what the templar says of whether it
+        is defined is then the run's answer too."""
+        from engine.templating.variable_uses import names_read
+
+        names = names_read(text, expression=True)
+        unknown = [name for name in names or () if name not in item and self._unknown_reason(name, 0)]
+        return names is not None and all(
+            not self._run_filled(name) and (resolved := self._resolved.get(name)) is not None and
+            bool(resolved.definitions) and getattr(resolved.definitions[0].value, "defined", False)
+            for name in unknown)
+
     def _needs_value(self, value: Any, item: Mapping[str, Any]) -> str | None:
         from engine.templating.variable_uses import names_read
 

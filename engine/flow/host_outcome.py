@@ -326,8 +326,11 @@ class _HostTask(HostNeeds):
         if isinstance(condition, bool):
             return condition
         text = conditional_expression(str(condition))
-        if self._needs(text, item) is None:  # every name known: the exact evaluation ansible makes
-            if self._identities is not None and not item and self._include_item is None and \
+        needs = self._needs(text, item)
+        # every name known: the exact evaluation ansible makes; so too where a name only the run
+        # gives a value may be one it certainly sets, of which the condition asks only `is defined`
+        if needs is None or "defined" in text and self._certainly_set(text, item):
+            if needs is None and self._identities is not None and not item and self._include_item is None and \
                     isinstance(condition, str) and self._overrides.keys() == set(IDENTITY) and not recording():
                 found = self._identities.value(self._task_variables([]).templar, condition, self.host.name)
                 if found is not None:

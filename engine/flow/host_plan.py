@@ -46,6 +46,7 @@ from engine.flow.role_uses import ROLE_REASONS, RoleUses
 from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, runs_once
 from engine.flow.stopped_hosts import StoppedHosts
 from engine.loading.keywords import META
+from engine.loading.roles import reported_span
 from engine.variables.loop_vars import copy_items, includer_loops
 from engine.variables.setters import ends_in_batch
 
@@ -168,8 +169,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if item is None:
                 heard.flushed(task, None)
             continue
-        planned = PlannedTask(task, task.display_name(), task.span.file if task.span else None,
-                              task.span.line + 1 if task.span else None, task.handler)
+        span = reported_span(task, play)
+        planned = PlannedTask(task, task.display_name(), span.file if span else None,
+                              span.line + 1 if span else None, task.handler)
         if task.children or runtime.follows(task):
             includes[id(task)] = planned
         loop_include = next((include for include in includers if includer_loops(include)), None)

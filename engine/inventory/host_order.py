@@ -69,3 +69,38 @@ def run_ordered_groups(data: InventoryData) -> dict[str, str]:
 def unordered_reason(name: str) -> str:
     return (f"not known before the run: the hosts of group {name!r}, whose child groups' own child groups "
             "ansible walks in the order of a Python set of groups, which each run makes anew")
+
+
+ORDERS = 24
+"""The most orders of a group's hosts :func:`possible_orders` lists (those of every order of the
+sets ansible walks); past it, the orders are left to the run."""
+
+
+def possible_orders(group: Group, most: int = ORDERS) -> list[list[Host]] | None:
+    """Every order ansible may list ``group``'s hosts in, each once (one where :func:`order_fixed`):
+    at each level past the first, the blocks of the level (one per group of the set above, its
+    children not seen before) in every order, the levels in turn; None past ``most`` orders."""
+    from itertools import permutations, product
+
+    seen: set[int] = {id(group), *(id(child) for child in group.child_groups)}
+    head: list[Group] = [group, *group.child_groups]
+    levels: list[list[list[Group]]] = []
+    level: list[Group] = list(group.child_groups)
+    count = 1
+    while level:
+        blocks = [[child for child in above.child_groups if id(child) not in seen] for above in level]
+        following = list({id(child): child for block in blocks for child in block}.values())
+        seen.update(id(child) for child in following)
+        blocks = [block for block in blocks if block]
+        for size in range(2, len(blocks) + 1):
+            count *= size
+        if count > most:
+            return None
+        levels.append(blocks)
+        level = following
+    found: dict[tuple[int, ...], list[Host]] = {}
+    for choice in product(*(permutations(blocks) for blocks in levels)):
+        walked = [*head, *(child for blocks in choice for block in blocks for child in block)]
+        hosts = list({id(host): host for member in walked for host in member.hosts}.values())
+        found.setdefault(tuple(id(host) for host in hosts), hosts)
+    return list(found.values())

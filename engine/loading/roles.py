@@ -110,6 +110,12 @@ class RoleValidation(YMap):
     __slots__ = ()
 
 
+def reported_span(task: Any, play: Any) -> Any:
+    """Where ansible reports ``task`` (``Base.get_path``): where it is written, or, for the role's
+    argument spec validation it prepends (written nowhere), the play's own place."""
+    return play.span if isinstance(task.data, RoleValidation) and getattr(play, "span", None) else task.span
+
+
 class RoleLoader:
     def __init__(self, resolver: TaskLoader) -> None:
         self.resolver = resolver

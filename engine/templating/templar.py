@@ -25,6 +25,7 @@ from engine.templating.bounds import (
     evaluation,
     static_evaluation_in_progress,
 )
+from engine.templating.defined_only import rendered_defined_only
 from engine.templating.errors import (
     BrokenConditional,
     CallFailure,
@@ -42,6 +43,9 @@ from engine.templating.errors import (
     undefined_cause,
     value_origin,
 )
+from engine.templating.failure_messages import failure_message as _message
+from engine.templating.failure_messages import marker_message as _marker_message
+from engine.templating.failure_messages import syntax_message as _syntax_message
 from engine.templating.finalize import (
     FINALIZED_TYPES,
     finalized,
@@ -348,6 +352,9 @@ class Templar:
         try:
             return self._render_once(text, expression, overrides, restore_newlines)
         except TemplateFailure as exc:
+            if (again := rendered_defined_only(exc, text, expression, environment().parse, lambda more: self.child(
+                    more)._render_once(text, expression, overrides, restore_newlines))) is not None:
+                return again[0]  # it only asks whether a variable the run certainly sets is defined
             if self._tagging or self.bounded or self.origin_of is None or replacing() is not None:
                 raise
             retry = Templar(self.raw, self.lookups, self.task_scope, data=self.data, origin_of=self.origin_of)
@@ -579,36 +586,6 @@ RECURSIVE_VALUE = "Recursive loop detected in template: the value contains itsel
 
 _REFUSED_MEMORY = 1024
 _refused_texts: dict[str, str] = {}  # template text -> why a bounded templar refused it
-
-
-def _syntax_message(exc: Exception | str, text: str, expression: bool) -> str:
-    if not expression:
-        return f"Syntax error in template: {exc}"
-    delimiters = " Template delimiters are not supported in expressions" if is_template(text) else ""
-    return f"Syntax error in expression.{delimiters}: {exc}" if delimiters else f"Syntax error in expression: {exc}"
-
-
-def _marker_message(exc: Exception) -> str | None:
-    """The message of the marker ansible makes of ``exc`` raised while a template's piece was
-    computed (``defer_template_error``): an undefined value's own, an error ansible words already
-    (a plugin's, a variable's failure met) as it is, a Python error as "Error rendering template:
-    ..."; None for what the engine refuses (a loop, a bound), which ends the templating."""
-    from jinja2 import TemplateError
-
-    from engine.templating.lazy_variables import TemplateLoop
-
-    if isinstance(exc, (RecursionError, MemoryError, StaticRefusal, RunTimeOnly, TemplateLoop)) or \
-            cause_of(exc, RunTimeOnly) is not None or str(exc).startswith("Recursive loop detected"):
-        return None
-    if undefined_cause(exc) or isinstance(exc, TemplateFailure):
-        return str(exc)
-    if isinstance(exc, TemplateError) and not isinstance(exc, ArithmeticError | TypeError | ValueError):
-        return None  # Jinja's own refusals (a filter nobody has, the sandbox): worded otherwise by ansible
-    return f"Error rendering template: {exc}"
-
-
-def _message(exc: Exception, text: str) -> str:
-    return str(exc) if str(exc) else f"{type(exc).__name__} while templating {text!r}"
 
 
 __all__ = ["Templar", "TemplateFailure", "bounded_environment", "environment", "too_large_reason"]

@@ -18,6 +18,7 @@ from engine.loading import keywords as kw
 from engine.templating.errors import RunTimeOnly, TemplateFailure, cause_of
 from engine.variables.inventory_changes import Changes
 from engine.variables.play_order import add_loaded_tasks, play_order
+from engine.variables.run_named_loads import could_load
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -28,10 +29,11 @@ HOSTS_ASKED = 50
 
 
 def unloaded_include(task: Task) -> bool:
-    """An include the static model left without its tasks because its target is the host's (one
-    with a loop is left to the run: each item may name a file)."""
+    """An include the static model left without its tasks because its target is the host's (an
+    ``include_tasks`` with a loop: each item may name a file, with the host's values)."""
     return task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and not task.children and \
-        task.include_target is not None and loop_of(task) is None and isinstance(task.args, Mapping)
+        task.include_target is not None and isinstance(task.args, Mapping) and \
+        (loop_of(task) is None or task.action in kw.INCLUDE_TASKS)
 
 
 def load_host_includes(plan: Plan) -> None:
@@ -99,12 +101,18 @@ def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_a
 
     groups: dict[int, tuple[list[Any], list[str]]] = {}
     args: dict[str, Any] = {}
-    for host in play_plan.hosts[:HOSTS_ASKED]:
+    named_by_run: list[str] = []  # the hosts whose file only the run names
+    looped = loop_of(include) is not None
+    for host in play_plan.hosts if looped else play_plan.hosts[:HOSTS_ASKED]:
         try:
+            if looped:  # each item names a file of its own: which, on this host, the values leave to the run
+                raise RunTimeOnly("each item of its loop names a file, with the host's values")
             blocks, result = loader.load(include, templar_at(plan, play_plan, host, include), play_plan.play)
         except TemplateFailure as exc:  # a file only the run names, or none: nothing to load for this host
             if cause_of(exc, RunTimeOnly) is None:  # none: the host fails there (_may_remove_hosts)
                 play_plan.loads_fail = True  # type: ignore[attr-defined]
+            else:
+                named_by_run.append(host.name)
             continue
         groups.setdefault(id(blocks), (blocks, []))[1].append(host.name)
         args[host.name] = result.get("include_args", {})
@@ -118,6 +126,8 @@ def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_a
             if tasks_differ(merged[hosts[0]]):
                 hosts = [*hosts, *(name for name in merged if name not in hosts)]
         add_loaded_tasks(play_plan.play, include, loaded, hosts)
+    if named_by_run:
+        could_load(play_plan, include, loader, named_by_run, outer)
 
 
 _ENDS = frozenset({"end_host", "end_batch", "end_play"})

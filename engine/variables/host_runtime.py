@@ -36,7 +36,7 @@ from engine.variables.host_facts import facts_layer, gathered_since, plays_befor
 from engine.variables.host_failures import BlockFailures
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
-from engine.variables.loop_vars import includer_loops, item_runs
+from engine.variables.loop_vars import item_runs
 from engine.variables.once_runner import agreed, handler_runner, once_candidates
 from engine.variables.setters import ends_host_task as _ends_host_task
 from engine.variables.setters import ends_in_batch, host_names, play_enders, side_by_side
@@ -52,6 +52,7 @@ from engine.variables.sources import (
 )
 from engine.variables.task_kinds import host_independent, known_shape
 from engine.variables.task_results import Effects, follow, unknown_result
+from engine.variables.uniform_walks import uniform_walk
 
 _FACTS = "ansible_facts"
 
@@ -288,11 +289,12 @@ class Follower(BlockFailures):
         return runs_once(task) and bool(play_plan.hosts) and self._once_runner(play_plan, host, task)[0] is not host \
             and self.stopped_before(play_plan, host) is not True  # a batch that never ran gets nothing
 
-    def _once_runner(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> tuple[Host, str | None]:
-        """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch that
-        no ``meta: end_host`` before the task ended (a handler: the first the plan runs it on at
-        that flush point, the first notified), with why only the run knows it, if so."""
-        batch = host_batch(play_plan, host.name)  # its hosts, in the play's order
+    def _once_runner(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0,
+                     batch: list[Host] | None = None) -> tuple[Host, str | None]:
+        """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch (or
+        of ``batch``) that no ``meta: end_host`` before the task ended (a handler: the first the
+        plan runs it on at that flush point, the first notified), with why only the run knows it."""
+        batch = host_batch(play_plan, host.name) if batch is None else batch  # its hosts, in the play's order
         if task.handler and (found := handler_runner(play_plan, task, occurrence, batch,
                                                      len(self.order_of(play_plan.play).positions.get(id(task), [])))):
             return found
@@ -345,9 +347,13 @@ class Follower(BlockFailures):
         # run_once: the first host of the batch still in the play runs it, ansible gives the batch its result
         runner, unsure = (host, None) if not runs_once(task) or not play_plan.hosts else \
             self._once_runner(play_plan, host, task, occurrence)
-        others = once_candidates(self.plan, play_plan, runner) if runs_once(task) and play_plan.hosts else None
+        first_of = None if task.handler else lambda batch: self._once_runner(play_plan, host, task, 0, batch)[0]
+        others = once_candidates(self.plan, play_plan, runner, host, first_of) \
+            if runs_once(task) and play_plan.hosts else None
         for rank, run in enumerate(runs if member else []):
             ran = self._ran_at_item(play_plan, host, task, run) if includers else True
+            if ran is True:  # a task of a file only the run names here: what it sets, the run's
+                ran = self.order_of(play_plan.play).named_by_run(task, host.name) or True
             if ran is False:
                 continue  # at this item a task before it in its block failed, or none did before its rescue
             own = self._effects(play_plan, runner, task, run, occurrence)
@@ -491,7 +497,8 @@ class Follower(BlockFailures):
         gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
                 if not (task.handler and include.action in kw.INCLUDE_ROLE) for c in include.effective_when()]
         own = [c.value for c in task.effective_when() if all(c.value is not g for g in gate)]
-        recovered = id(task) in section_tasks(play_plan.play)[1]
+        # a rescue task that fails runs the always section before the host stops: not stopped there
+        recovered = any(id(task) in tasks for tasks in section_tasks(play_plan.play))
         if not gate and not own and not known_shape(task):  # a module's result on every host: nothing to template
             return unknown_result(task, check_mode(self.plan, task) is False, recovered)
         if not gate and not own and host_independent(task):  # constant values: the same on every host
@@ -557,40 +564,6 @@ def kept_uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, occur
         uniform = memo[("uniform walk", id(task), occurrence, names)] = (
             follower.plan, uniform_walk(follower, play_plan, task, names, occurrence))
     return uniform[1]  # type: ignore[no-any-return]
-
-
-def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
-                  occurrence: int = 0) -> bool:
-    """Whether every task before ``task`` that may set ``names`` (in the plays so far) does so alike
-    on every host of its play: effects the same on every host, not in a block with a rescue, not a
-    handler, not loaded by a looping or ``run_once`` include, not for some hosts only, no facts
-    delegated, and no ``meta: end_host`` on the way; all of them (``names`` None): no rescue in the
-    plays either. The earlier tasks' walk is then the same on all hosts in the same plays
-    (engine.variables.host_runtime.Follower.earlier_layers)."""
-    from engine.flow.run_settings import runs_once
-    from engine.loading import keywords as kw
-    from engine.variables.block_runs import play_blocks
-
-    plan = follower.plan
-    for earlier in plays_before(plan, play_plan, including=True):
-        order = follower.order_of(earlier.play)
-        before = len(order._before(task, occurrence)) if earlier is play_plan else len(order.tasks)  # noqa: SLF001
-        blocks = play_blocks(earlier.play) if names is None else None
-        if blocks is not None and blocks.rescue_starts:
-            return False  # what a rescue gives a host depends on what failed there
-        for _, done in _setters(order, before, names):
-            includers = order.includers.get(id(done), [])
-            data = done.data if isinstance(done.data, Mapping) else {}
-            if _ends_host_task(done) or ends_in_batch(done) or done.handler or data.get("delegate_facts") or \
-                    order.loaded_on.get(id(done)) is not None or done.effective_when() or \
-                    any(include.effective_when() or includer_loops(include) or
-                        include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and runs_once(include)
-                        for include in includers) or known_shape(done) and not host_independent(done):
-                return False
-            blocks = blocks or play_blocks(earlier.play)
-            if id(done) in blocks.paths and blocks.rescuing:
-                return False
-    return True
 
 
 def _delegates_facts(task: Task) -> bool:

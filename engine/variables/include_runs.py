@@ -62,6 +62,8 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
         hosts = play_plan.hosts if task.handler else [host]
         skipped = any(all(_skips(plan, play_plan, other, include) for other in hosts) for include in includers)
         return [] if skipped else [()]
+    if walked.named_by_run(task, host.name) is not None and loops[0] in includers[-1:]:
+        return [(-1,)]  # a file only the run names at some of its include's items: at which, the run's
     order = include_item_order(plan, play_plan, host, task, loops[0], occurrence)
     if not order:  # as many runs as items, where only their order is the run's
         count = loop_length(loops[0], include_templar(plan, play_plan, host, loops[0], task, occurrence)) \

@@ -79,6 +79,9 @@ class Changes:
         self.racy: set[str] = set()
         self.racy_tasks: dict[str, str] = {}
         """Each group of :attr:`racy` with the group_by task that made its order the run's."""
+        self.blocks: dict[str, list[list[str]]] = {}
+        """Each group group_by filled, the hosts each of its runs (a task on a batch) added, in turn:
+        ansible lists a block's hosts as their results came in, the blocks in the order they ran."""
         self.known = True
 
     def select(self, play_plan: PlayPlan) -> None:
@@ -86,7 +89,7 @@ class Changes:
         from engine.flow.plan import play_order as ordered_hosts
         from engine.inventory.patterns import HostPatternError, select_hosts
 
-        self._start = (play_plan, self.inventory, self.racy, self.known)
+        self._start = (play_plan, self.inventory, self.racy, self.known, {g: list(b) for g, b in self.blocks.items()})
         if self.inventory is self.plan.inventory:
             return
         try:
@@ -103,13 +106,15 @@ class Changes:
         racy = ordered_by(play_plan.play.hosts, self.racy)
         if racy:
             play_plan.racy_order = racy  # type: ignore[attr-defined]
+            play_plan.racy_blocks = {group: self.blocks.get(group, []) for group in racy}  # type: ignore[attr-defined]
 
     def follow(self, play_plan: PlayPlan) -> None:
         """Apply what ``play_plan``'s add_host and group_by tasks do, for its later tasks and the
         plays after it; again from the play's start when its order grew (includes loaded)."""
         start = getattr(self, "_start", None)
         if start is not None and start[0] is play_plan:
-            self.inventory, self.racy, self.known = start[1:]
+            self.inventory, self.racy, self.known = start[1:4]
+            self.blocks = {group: list(blocks) for group, blocks in start[4].items()}
         if not self.known:
             return
         order = play_order(play_plan.play)
@@ -200,6 +205,7 @@ class Changes:
             hosts = hosts[:1]  # add_host bypasses the host loop: the batch's first host runs it
         hosts = [host for host in hosts if self._reached(play_plan, host, task)]
         joined: dict[str, int] = {}
+        added_to: dict[str, list[str]] = {}  # the hosts this run puts in each group, in turn
         added: list[str] = []
         classes = HostClasses(self.plan, play_plan, task) if task.action in GROUP_BY and len(hosts) > 1 else None
         for host in hosts:
@@ -218,8 +224,13 @@ class Changes:
                 if classes is not None:
                     classes.add(host, read, groups)
             for key, parents in groups or ():
+                new = host.name not in getattr(data.groups.get(key.replace(" ", "-")), "_host_names", ())
                 group = _group_by(key, parents, host, data)
                 joined[group] = joined.get(group, 0) + 1
+                if new:
+                    added_to.setdefault(group, []).append(host.name)
+        for group, block in added_to.items():
+            self.blocks.setdefault(group, []).append(block)
         racy.update(group for group, count in joined.items() if count > 1)
         for group in racy:  # the task that first put hosts in it as their results came in
             self.racy_tasks.setdefault(group, task.display_name())

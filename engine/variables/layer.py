@@ -138,10 +138,12 @@ RUNTIME_RESULT = RuntimeResult()
 class RuntimeValue(RuntimeResult):
     """A value only the run knows, with why (the task or fact it comes from)."""
 
-    def __init__(self, reason: str, uniform: bool = False) -> None:
+    def __init__(self, reason: str, uniform: bool = False, defined: bool = False) -> None:
         self.reason = reason
         self.uniform = uniform
         """The same on every host (a module's result registered without a condition)."""
+        self.defined = defined
+        """Certainly set, whatever the value (engine.templating.defined_only)."""
 
     def __repr__(self) -> str:
         return f"<known at run time: {self.reason}>"

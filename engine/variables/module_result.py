@@ -39,6 +39,16 @@ class ModuleResult(Mapping[str, Any]):
         return ModuleResult({**self._known, **more}, self._label, self._absent - set(more), self.uniform, self._why,
                             self.shaped)
 
+    @property
+    def known(self) -> dict[str, Any]:
+        """The keys whose values are known, with them."""
+        return dict(self._known)
+
+    @property
+    def absent(self) -> frozenset[str]:
+        """The keys known to be absent."""
+        return self._absent
+
     def decides(self, key: str) -> bool:
         """Whether the run's value of ``key`` is known: known, or known to be absent."""
         return key in self._known or key in self._absent

@@ -16,11 +16,15 @@ value is unknown, naming why.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import play_batches
-from engine.flow.play_host_order import run_order_unknown
+from engine.flow.play_host_order import batch_everywhere, run_order_unknown
+from engine.span import YMap
 from engine.values import frozen
+from engine.variables.layer import Layer, RuntimeValue, is_runtime
+from engine.variables.module_result import ModuleResult
 from engine.variables.setters import maybe
 
 if TYPE_CHECKING:
@@ -33,29 +37,87 @@ CANDIDATES = 6
 """The most hosts a ``run_once`` task's effects are followed on to see that they agree."""
 
 
-def once_candidates(plan: Plan, play_plan: PlayPlan, runner: Host) -> tuple[list[Host] | None, str] | None:
+def once_candidates(plan: Plan, play_plan: PlayPlan, runner: Host, host: Host | None = None,
+                    first_of: Callable[[list[Host]], Host] | None = None) -> tuple[list[Host] | None, str] | None:
     """The other hosts that may run a ``run_once`` task instead of ``runner`` and why (None for
     the hosts: too many to follow), or None where the runner is known (the order is, or every
-    batch holds one host)."""
+    batch holds one host). Where the orders the play's hosts may run in are known
+    (engine.flow.play_host_order.possible_play_orders), those are the hosts ``first_of`` gives of
+    ``host``'s batch in each: none where it is the same batch in every order."""
     why = run_order_unknown(plan, play_plan)
     if why is None:
         return None
     names = [host.name for host in play_plan.hosts]
     if all(len(batch) < 2 for batch in play_batches(play_plan.play, names)):
         return None
-    others = [host for host in play_plan.hosts if host is not runner]
+    inventory = getattr(play_plan, "inventory", None) or plan.inventory
+    everywhere = batch_everywhere(play_plan, inventory.data, host.name) \
+        if host is not None and first_of is not None else None
+    if everywhere is not None and first_of is not None:
+        by_name = {member.name: member for member in play_plan.hosts}
+        firsts = {id(first): first for first in (first_of([by_name[name] for name in batch]) for batch in everywhere)}
+        others = [first for first in firsts.values() if first is not runner]
+        if not others:
+            return None
+    else:
+        others = [other for other in play_plan.hosts if other is not runner]
     return (others if len(others) < CANDIDATES else None), why
 
 
 def agreed(own: Effects, candidates: tuple[list[Host] | None, str], effects_on: Callable[[Host], Effects]) -> Effects:
     """``own`` (what the task sets run on the host assumed first) where each other candidate
-    would set the same, else every value it sets unknown."""
+    would set the same; a name they set apart is unknown, a registered result known in the keys
+    they agree on (whichever host runs it, it is set, and ``is defined``, ``is succeeded`` read so)."""
     others, why = candidates
     reason = f"set by a run_once task: {why}, so is the host it runs on"
     if others is None:
         return maybe(own, reason)
-    mine = _key(own)
-    return own if all(_key(effects_on(other)) == mine for other in others) else maybe(own, reason)
+    every = [own, *(effects_on(other) for other in others)]
+    shape = _shape(own)
+    if any(_shape(effects) != shape for effects in every[1:]):
+        return maybe(own, reason)
+    if all(_key(effects) == _key(own) for effects in every[1:]):
+        return own
+    return replace(own, included=[_common([effects.included[at] for effects in every], reason)
+                                  for at in range(len(own.included))],
+                   facts=[_common([effects.facts[at] for effects in every], reason) for at in range(len(own.facts))])
+
+
+def _shape(effects: Effects) -> Any:
+    return tuple((layer.label, tuple(layer.values)) for layer in [*effects.included, *effects.facts])
+
+
+def _common(layers: list[Layer], reason: str) -> Layer:
+    """The first of ``layers`` (one per candidate host, alike but for their values) with each value
+    they do not all give unknown, a result's keys they do not all give unknown."""
+    values = YMap()
+    for name in layers[0].values:
+        values[name] = _one_value([layer.values[name] for layer in layers], reason)
+    values.key_spans.update(getattr(layers[0].values, "key_spans", {}))
+    first = layers[0]
+    return Layer(first.level, first.label, values, first.path, first.default_line, first.runtime)
+
+
+def _one_value(values: list[Any], reason: str) -> Any:
+    first = values[0]
+    if not is_runtime(first) and all(not is_runtime(value) and frozen(value) == frozen(first) for value in values[1:]):
+        return first
+    if all(isinstance(value, dict | ModuleResult) for value in values):
+        known = {key: value for key, value in _known(first).items()
+                 if all(key in _known(other) and frozen(_known(other)[key]) == frozen(value) for other in values[1:])}
+        absent = frozenset.intersection(*(_absent(value) for value in values))
+        return ModuleResult(known, "the run_once task on the host that runs it", absent, why=reason)
+    return RuntimeValue(reason, defined=True)
+
+
+def _known(result: dict[str, Any] | ModuleResult) -> dict[str, Any]:
+    return result if isinstance(result, dict) else result.known
+
+
+def _absent(result: dict[str, Any] | ModuleResult) -> frozenset[str]:
+    """The keys a result is known not to have (a whole one's are left unknown: which keys the other
+    candidates' results lack is not told)."""
+    return frozenset() if isinstance(result, dict) else result.absent
 
 
 def _key(effects: Effects) -> Any:

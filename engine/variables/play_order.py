@@ -79,6 +79,11 @@ class PlayOrder:
         self.loaded_kinds: dict[str, int] = {}
         """For a host that loaded tasks by a per-host include, which of them: one number per set of
         tasks (hosts with the same number run the same loaded tasks), 0 for none."""
+        self.run_named: dict[int, dict[str, str]] = {}
+        """The tasks of a file a per-host include may load where only the run names its file
+        (engine.variables.host_includes): on each host that may load it, why its effects are the run's."""
+        self.candidates: dict[int, dict[str, list[tuple[Task, list[Task]]]]] = {}
+        """Those files' tasks (with their includers) per include and target, loaded once."""
         self._loaded_sets: dict[str, frozenset[int]] = {}
         self._kinds: dict[frozenset[int], int] = {frozenset(): 0}
 
@@ -90,6 +95,11 @@ class PlayOrder:
         self.roles = play_roles(play)
         self._repeats: tuple[int, set[int]] | None = None
         self._per_task: dict[tuple[Hashable, int], Any] = {}
+
+    def named_by_run(self, task: Task, host: str) -> str | None:
+        """Why what ``task`` sets on ``host`` is the run's: a task of a file a per-host include may
+        load there where only the run names its file (engine.variables.run_named_loads); or None."""
+        return self.run_named.get(id(task), {}).get(host)
 
     def per_task(self, what: Hashable, task: Task, compute: Callable[[], Any]) -> Any:
         """``compute()``, what ``what`` is of ``task`` in this order (a function of the task, its

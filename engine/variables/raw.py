@@ -49,6 +49,7 @@ class RawVariables(Mapping[str, Any]):
         self._wild = (at, wild.any_name) if any_name is None and wild is not None and at is not None else None
 
     def __getitem__(self, name: str) -> Any:
+        from engine.templating.defined_only import SetUnknown
         from engine.templating.errors import RunTimeOnly
 
         for index, values in enumerate(self._maps):
@@ -57,7 +58,8 @@ class RawVariables(Mapping[str, Any]):
             if name in values:
                 value = settled(values[name])
                 if is_runtime(value):
-                    raise RunTimeOnly(f"{name!r} is known only at run time: {runtime_reason(value, name)}")
+                    message = f"{name!r} is known only at run time: {runtime_reason(value, name)}"
+                    raise SetUnknown(message, name) if getattr(value, "defined", False) else RunTimeOnly(message)
                 return value
         if self._facts is not None and looks_like_fact(name):
             raise RunTimeOnly(f"{name!r} is {self._facts}")

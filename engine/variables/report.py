@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
 from engine.flow.batches import play_batches as play_batches
-from engine.flow.play_host_order import play_order_reason
+from engine.flow.play_host_order import batch_everywhere, play_order_reason
 from engine.inventory.host_order import run_ordered_groups
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered
@@ -33,6 +33,10 @@ from engine.variables.play_order import play_order
 from engine.variables.play_order import task_runs as task_runs
 from engine.variables.play_order import tasks_in_order as tasks_in_order
 from engine.variables.raw import RawVariables
+from engine.variables.run_ordered_lists import one_batch as _one_batch
+from engine.variables.run_ordered_lists import ordered as _ordered
+from engine.variables.run_ordered_lists import racy_groups as _racy_groups
+from engine.variables.run_ordered_lists import racy_reason as _racy_reason
 from engine.variables.sources import (
     Layer,
     RuntimeValue,
@@ -153,21 +157,17 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None, magic: Mapping[
         found["groups"] = RuntimeValue(_racy_reason(sorted(racy)))
     why = play_order_reason(play_plan, nested)
     if why is not None:
+        batches = play_batches(play_plan.play, [h.name for h in play_plan.hosts])
+        # the host's serial batch is cut from that order: its own where every order gives it one
+        alike = len(batches) > 1 and host is not None and _one_batch(batch_everywhere(play_plan, data, host))
         found.update({name: _ordered(value, why) for name in ("ansible_play_hosts", "ansible_play_hosts_all",
                                                               "ansible_play_batch", "play_hosts")
-                      if isinstance(value := found.get(name, (magic or {}).get(name)), list)})
-        batches = play_batches(play_plan.play, [h.name for h in play_plan.hosts])
-        if len(batches) > 1 and any(len(batch) > 1 for batch in batches):
-            # its serial batches are cut from that order: which hosts share one is the run's too
-            # (a batch of one host is that host's, whatever the order)
+                      if isinstance(value := found.get(name, (magic or {}).get(name)), list)
+                      and not (alike and name in ("ansible_play_batch", "play_hosts"))})
+        if len(batches) > 1 and any(len(batch) > 1 for batch in batches) and not alike:
+            # which hosts share one is the run's too (a batch of one host is that host's, whatever the order)
             batch = RuntimeValue(f"the hosts of each serial batch of the play, cut from {why}")
             found.update({"ansible_play_batch": batch, "play_hosts": batch})
-    return found
-
-
-def _ordered(value: list[Any], why: str) -> RunOrdered:
-    found = RunOrdered(value)
-    found.why = f"not known before the run: {why}"
     return found
 
 
@@ -199,41 +199,6 @@ def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, n
     if reason is not None:
         return RuntimeValue(reason)
     return RunOrdered.made_from(value, less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
-
-
-def _racy_groups(play_plan: Any, groups: Mapping[str, Any], racy: frozenset[str],
-                 nested: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """``groups`` with the lists of the ``racy`` groups (and of ``nested``: group -> why) in the
-    run's order: the same for every host that reads that inventory at that point of the play, so
-    made once for them all (each list a copy of its group's hosts: made per host, thousands of hosts
-    made thousands of copies each), and one object, so that what is shown of it is worked out once
-    too (:func:`_magic_shown`)."""
-    made = play_plan.__dict__.setdefault("_racy_groups_made", {})
-    nested = nested or {}
-    key = (id(groups), racy, id(nested))
-    found = made.get(key)
-    if found is None or found[0] is not groups:
-        named = getattr(play_plan, "racy_tasks", {})
-        found = made[key] = (groups, {name: _ordered_by_task(hosts, name, named.get(name))
-                                      if name in racy and isinstance(hosts, list) else
-                                      _ordered(hosts, nested[name].removeprefix("not known before the run: "))
-                                      if name in nested and isinstance(hosts, list) else hosts
-                                      for name, hosts in groups.items()})
-    return found[1]
-
-
-def _ordered_by_task(hosts: list[str], group: str, task: str | None) -> RunOrdered:
-    """The hosts of ``group``, in the order ``task`` (a group_by) put them there: the run's."""
-    found = RunOrdered(hosts)
-    if task is not None:
-        found.why = f"not known before the run: the hosts of group {group!r} in the order the results of " \
-                    f"task {task!r} (group_by) came in"
-    return found
-
-
-def _racy_reason(groups: list[str]) -> str:
-    return f"the order of the hosts group_by put in {', '.join(repr(g) for g in groups)} (as their results " \
-           "came in), which only the run knows"
 
 
 def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0, host: str | None = None) -> _Scope:

@@ -308,7 +308,11 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             try:
                 value = templar.template(raw)
             except Exception as exc:  # noqa: BLE001 - a value only the run knows (or a failing one)
-                value = RuntimeValue(f"set by {label} from what only the run knows: {exc}")
+                # set whatever it is where a failure stops the host and no omit may drop it (is defined);
+                # not on a host its facts are delegated to, which a failure of the sender does not stop
+                delegated = isinstance(task.data, Mapping) and bool(task.data.get("delegate_facts"))
+                value = RuntimeValue(f"set by {label} from what only the run knows: {exc}",
+                                     defined=stops and not delegated and "omit" not in str(raw))
                 unknown.append(exc)
             if not omitted(value):  # an argument templated to omit is dropped: the name is not set
                 values[str(name)] = value

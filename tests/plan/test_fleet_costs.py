@@ -13,7 +13,7 @@ from engine.inventory.data import InventoryData
 from engine.inventory.graph_copy import copy_graph
 from engine.templating import templar as templar_module
 from engine.templating.templar import Templar, TemplateFailure
-from engine.variables import report
+from engine.variables import run_ordered_lists
 
 
 def _fleet(groups: int = 60) -> InventoryData:
@@ -99,12 +99,13 @@ class _PlayPlan:
 def test_run_ordered_groups_made_once_per_inventory() -> None:
     play_plan = _PlayPlan()
     groups = {"front": ["a", "b"], "all": ["a", "b", "c"]}
-    first = report._racy_groups(play_plan, groups, frozenset({"front"}))
-    assert report._racy_groups(play_plan, groups, frozenset({"front"})) is first
-    assert first == {"front": report._ordered_by_task(groups["front"], "front", "by tier"), "all": groups["all"]}
-    assert first["front"].why == report._ordered_by_task(["a"], "front", "by tier").why
+    first = run_ordered_lists.racy_groups(play_plan, groups, frozenset({"front"}))
+    assert run_ordered_lists.racy_groups(play_plan, groups, frozenset({"front"})) is first
+    assert first == {"front": run_ordered_lists.ordered_by_task(groups["front"], "front", "by tier"),
+                     "all": groups["all"]}
+    assert first["front"].why == run_ordered_lists.ordered_by_task(["a"], "front", "by tier").why
     other = {"front": ["b", "a"], "all": ["a", "b", "c"]}  # another inventory: made again
-    assert report._racy_groups(play_plan, other, frozenset({"front"}))["front"] == ["b", "a"]
+    assert run_ordered_lists.racy_groups(play_plan, other, frozenset({"front"}))["front"] == ["b", "a"]
 
 
 def test_serial_batches_found_once_per_list_of_hosts(monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -217,3 +217,18 @@ def measure(root: Path, first_seed_only: bool = False, as_written: bool = False)
         os.environ.clear()
         os.environ.update(saved_env)
     return compared, wrong
+
+
+def plan_against_recording(project: Path, inventory: str, monkeypatch: Any) -> Any:
+    """``playbook-ls plan`` of a project recorded by ``bench/values_heldout.py record`` compared with
+    its ``outcomes.json`` (tests/plan/plan_cases.py ``compare``), in the project's directory and
+    with no ANSIBLE_ setting of the machine running the tests."""
+    import os
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plan"))
+    from plan_cases import compare, plan_outcomes
+
+    monkeypatch.chdir(project)
+    for name in [n for n in os.environ if n.startswith("ANSIBLE_")]:
+        monkeypatch.delenv(name)
+    return compare(json.loads((project / "outcomes.json").read_text()), plan_outcomes(project, [], inventory))
