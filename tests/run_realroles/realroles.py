@@ -35,6 +35,11 @@ recorded, or whose engine run exceeds the timeout, are counted as "not recorded"
 of the percentages. ``--measure`` works on any directory of recorded scenarios (those of
 tests/run/engine_cases.py too).
 
+As root, record and measure inside ``read_only_system.sh`` (``unshare -m --propagation private
+tests/run_realroles/read_only_system.sh python tests/run_realroles/realroles.py --record OUT``): the
+system's directories are read-only there, so a path the cutting missed fails in both tools instead
+of writing on the machine; a set recorded that way is measured that way.
+
 Needs ansible-core 2.19 beside this Python or on PATH.
 """
 
