@@ -41,7 +41,7 @@ def _fate(task: dict[str, Any]) -> tuple[str, str]:
     kept, _ = role_scenarios.rewrite_task(role_scenarios.rewrite_paths(task))
     placeholder = kept.get("ansible.builtin.debug") if "ansible.builtin.debug" not in task else None
     _key, module, _args = role_scenarios.written(task)
-    short = role_scenarios._short(module) if module else ""
+    short = role_scenarios.short_name(module) if module else ""
     if not (isinstance(placeholder, dict) and str(placeholder.get("msg", "")).startswith("not run here: ")):
         return "kept", short
     if not module or short == "meta":
