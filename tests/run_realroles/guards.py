@@ -49,6 +49,9 @@ _KEY = re.compile(r"""\.(\w+)|\[\s*['"]([^'"]+)['"]\s*\]""")
 DEPTH = 8
 # where a role's unmoved path would write on this machine: checked after each recording
 WATCHED = ("/usr/local", "/etc", "/opt", os.path.expanduser("~"))
+# a file's times come from the kernel's coarse clock, behind time.time() by up to a tick: a
+# recording looks for changes from this many seconds before it started
+TIME_SLACK = 1.0
 
 
 def clock_reasons(role: Path) -> list[str]:
@@ -110,7 +113,7 @@ def escaping_paths(directory: Path, role: str) -> list[str]:
     found = []
     for sub in ("tasks", "handlers"):
         for file in sorted((role_dir / sub).rglob("*.y*ml")) if (role_dir / sub).is_dir() else []:
-            for task in _tasks(yaml.safe_load(file.read_text())):
+            for task in role_scenarios.leaf_tasks(yaml.safe_load(file.read_text())):
                 _, module, args = role_scenarios.written(task)
                 if module is None or role_scenarios.short_name(module) not in WRITERS:
                     continue
@@ -126,22 +129,11 @@ def escaping_paths(directory: Path, role: str) -> list[str]:
     return found
 
 
-def _tasks(data: Any) -> Iterator[dict[str, Any]]:
-    for task in data if isinstance(data, list) else []:
-        if not isinstance(task, dict):
-            continue
-        if any(k in task for k in ("block", "rescue", "always")):
-            for section in ("block", "rescue", "always"):
-                yield from _tasks(task.get(section))
-        else:
-            yield task
-
-
-def outside_changes(since: float, watched: tuple[str, ...] = WATCHED) -> list[str]:
-    """The paths under ``watched`` (themselves included) made or changed at or after ``since``
-    (a ``time.time()``); a directory an entry left counts as changed."""
+def outside_changes(since: float, watched: tuple[str, ...] | None = None) -> list[str]:
+    """The paths under ``watched`` (default :data:`WATCHED`; themselves included) made or changed
+    at or after ``since`` (a ``time.time()``); a directory an entry left counts as changed."""
     changed = []
-    for top in watched:
+    for top in WATCHED if watched is None else watched:
         for root, _directories, files in os.walk(top):
             for path in [root, *(os.path.join(root, name) for name in files)]:
                 try:

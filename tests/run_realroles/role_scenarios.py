@@ -235,6 +235,18 @@ def written(task: dict[str, Any]) -> tuple[str, str | None, Any]:
     return (module, module, task[module]) if module else ("", None, None)
 
 
+def leaf_tasks(data: Any) -> Iterator[dict[str, Any]]:
+    """The tasks of a task file's data, those inside blocks (block, rescue, always) included."""
+    for task in data if isinstance(data, list) else []:
+        if not isinstance(task, dict):
+            continue
+        if any(k in task for k in ("block", "rescue", "always")):
+            for section in ("block", "rescue", "always"):
+                yield from leaf_tasks(task.get(section))
+        else:
+            yield task
+
+
 def _write_back(task: dict[str, Any], key: str, module: str, args: Any) -> None:
     if key == module:
         task[key] = args

@@ -118,3 +118,22 @@ def test_a_change_outside_the_scenario_is_found(tmp_path: Path) -> None:
     (watched / "old" / "kept.conf").write_text("y")
     assert sorted(guards.outside_changes(since, (str(watched),))) == [
         str(watched), str(watched / "new"), str(watched / "old" / "kept.conf")]
+
+
+def test_a_recording_that_writes_outside_its_scenario_says_so(tmp_path: Path, monkeypatch) -> None:
+    system = tmp_path / "system"
+    system.mkdir()
+    time.sleep(0.05)
+    scenario = tmp_path / "out" / "a"
+    scenario.mkdir(parents=True)
+    (scenario / "site.yml").write_text("- hosts: all\n  tasks: []\n")
+    (scenario / "case.json").write_text('{"description": "o/r: x", "modes": ["run"]}')
+
+    def writes_outside(case, mode, tool):
+        (system / "rbenv").mkdir()
+        return engine_cases.Run({"rc": 0, "recap": {}, "tasks": [], "files": {}}, "", "", None, "")
+
+    monkeypatch.setattr(engine_cases, "run_case", writes_outside)
+    monkeypatch.setattr(guards, "WATCHED", (str(system),))
+    assert realroles.record_directory(tmp_path / "out") == 1
+    assert engine_cases.load_case(scenario).load_expected()["outside_changes"] == [str(system), str(system / "rbenv")]
