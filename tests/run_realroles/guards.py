@@ -49,6 +49,10 @@ _KEY = re.compile(r"""\.(\w+)|\[\s*['"]([^'"]+)['"]\s*\]""")
 DEPTH = 8
 # where a role's unmoved path would write on this machine: checked after each recording
 WATCHED = ("/usr/local", "/etc", "/opt", os.path.expanduser("~"))
+# where other programs of the machine write routinely (ansible-playbook's local temporary files,
+# caches): the recording's own runs keep theirs in the scratch directory (HOME, ANSIBLE_HOME and
+# ANSIBLE_LOCAL_TEMP there), so a change here is not theirs
+UNWATCHED = (os.path.expanduser("~/.ansible/tmp"), os.path.expanduser("~/.cache"))
 # a file's times come from the kernel's coarse clock, behind time.time() by up to a tick: a
 # recording looks for changes from this many seconds before it started
 TIME_SLACK = 1.0
@@ -130,11 +134,13 @@ def escaping_paths(directory: Path, role: str) -> list[str]:
 
 
 def outside_changes(since: float, watched: tuple[str, ...] | None = None) -> list[str]:
-    """The paths under ``watched`` (default :data:`WATCHED`; themselves included) made or changed
-    at or after ``since`` (a ``time.time()``); a directory an entry left counts as changed."""
+    """The paths under ``watched`` (default :data:`WATCHED`; themselves included, those under
+    :data:`UNWATCHED` not) made or changed at or after ``since`` (a ``time.time()``); a directory
+    an entry left counts as changed."""
     changed = []
     for top in WATCHED if watched is None else watched:
-        for root, _directories, files in os.walk(top):
+        for root, directories, files in os.walk(top):
+            directories[:] = [d for d in directories if os.path.join(root, d) not in UNWATCHED]
             for path in [root, *(os.path.join(root, name) for name in files)]:
                 try:
                     info = os.lstat(path)

@@ -105,7 +105,7 @@ def test_the_fixed_date_shows_the_scenario_clock_unless_told_a_time(tmp_path: Pa
     assert date("-u", "--date=@86400", "+%d") == "02"
 
 
-def test_a_change_outside_the_scenario_is_found(tmp_path: Path) -> None:
+def test_a_change_outside_the_scenario_is_found(tmp_path: Path, monkeypatch) -> None:
     watched = tmp_path / "etc"
     (watched / "old").mkdir(parents=True)
     (watched / "old" / "kept.conf").write_text("x")
@@ -118,6 +118,8 @@ def test_a_change_outside_the_scenario_is_found(tmp_path: Path) -> None:
     (watched / "old" / "kept.conf").write_text("y")
     assert sorted(guards.outside_changes(since, (str(watched),))) == [
         str(watched), str(watched / "new"), str(watched / "old" / "kept.conf")]
+    monkeypatch.setattr(guards, "UNWATCHED", (str(watched / "old"),))  # another program's temporary files
+    assert sorted(guards.outside_changes(since, (str(watched),))) == [str(watched), str(watched / "new")]
 
 
 def test_a_recording_that_writes_outside_its_scenario_says_so(tmp_path: Path, monkeypatch) -> None:
