@@ -5,20 +5,28 @@ ansible's ``environment`` is a list keyword that extends outer-first (play, role
 drops its key) and a non-dictionary entry as a whole, which must then be a dictionary (else a
 warning, and the entry is skipped). Later entries override earlier ones. The module process gets
 each value as text (``env_prefix`` quotes ``str(value)``), so ``3`` arrives as ``"3"`` and
-``true`` as ``"True"``.
+``true`` as ``"True"``. A dictionary's value whose undefined variable's message names
+``ansible_env`` (facts not gathered) leaves its key out instead of failing the task. A failure
+names the entry's YAML as the cause's origin: the value of a dictionary's key, else the item of
+the keyword's list, else the keyword's value.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from engine.loading.model import Task
+from engine.span import Span
+from engine.templating.errors import undefined_cause
 from engine.templating.templar import Templar, TemplateFailure
 from engine.variables.manager import OMIT
 from engine.variables.play_context import raw_environment
 
+# C._ACTION_FACT_GATHERING
+FACT_GATHERING = frozenset(f"{prefix}{name}" for prefix in ("", "ansible.builtin.", "ansible.legacy.")
+                           for name in ("setup", "gather_facts"))
 # posixpath.expandvars' pattern: $NAME or ${NAME}
 _VARIABLE = re.compile(r"\$(\w+|\{[^}]*\})", re.ASCII)
 
@@ -31,15 +39,19 @@ def task_environment(task: Task, templar: Templar, warn: Callable[[str], None]) 
     merged: dict[str, Any] = {}
     where = None  # the span of the value being templated, for the error's source context
     try:
-        for entry in entries:
+        for entry, where in _written(task):
             if isinstance(entry, Mapping):
                 for key, value in entry.items():
                     where = getattr(entry, "value_spans", {}).get(key)
-                    rendered = templar.template(value)
+                    try:
+                        rendered = templar.template(value)
+                    except TemplateFailure as exc:
+                        if _about_facts(exc, task.action):
+                            continue
+                        raise
                     if rendered != OMIT:
                         merged[key] = rendered
                 continue
-            where = None
             rendered = templar.template(entry)
             if isinstance(rendered, Mapping):
                 merged.update(rendered)
@@ -53,6 +65,30 @@ def task_environment(task: Task, templar: Templar, warn: Callable[[str], None]) 
                           Event(str(exc), where)]
         raise failure from exc
     return {str(key): str(value) for key, value in merged.items()}
+
+
+def _written(task: Task) -> Iterator[tuple[Any, Span | None]]:
+    """Each entry of :func:`raw_environment` with where it is written: its item of the list a
+    level's keyword holds, else that keyword's value."""
+    seen: dict[int, int] = {}  # a level's entries so far
+    for sourced in task.effective("environment") or []:  # type: ignore[union-attr]
+        frame = sourced.frame
+        value, span = frame.keywords["environment"], frame.keyword_spans.get("environment")
+        if isinstance(value, list):
+            index = seen[id(frame)] = seen.get(id(frame), -1) + 1
+            spans = getattr(value, "item_spans", None) or []
+            span = spans[index] if index < len(spans) and spans[index] is not None else span
+        yield sourced.value, span
+
+
+def _about_facts(exc: TemplateFailure, action: str) -> bool:
+    """``_post_validate_environment``'s exception to an undefined variable: skipped (the key
+    left out) when its message names ``ansible_env``, or ``ansible_facts.env`` on a task that
+    gathers facts."""
+    if not undefined_cause(exc):
+        return False
+    message = str(exc)
+    return "ansible_env" in message or (action in FACT_GATHERING and "ansible_facts.env" in message)
 
 
 def expand_variables(text: str, environment: Mapping[str, str]) -> str:

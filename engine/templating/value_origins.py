@@ -17,8 +17,10 @@ from engine.templating.template_syntax import conditional_expression
 
 _DEFAULTED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\(\s*([^()]*?)\s*\)\s*")
 
-# names joined by one of "and", "or" (``a and b and c``): Jinja gives back one of the operands
-_CHAIN = re.compile(r"\s*[A-Za-z_]\w*(?:\s+(?:and|or)\s+[A-Za-z_]\w*)+\s*")
+# "and" / "or" between two operands, outside brackets and quotes (_operands finds where)
+_JOIN = re.compile(r"\s+(and|or)\s+")
+# an operand whose value is certainly a boolean: a comparison, a test, a negation, a literal
+_BOOLEAN = re.compile(r"==|!=|<|>|\bin\b|\bis\b|^not\b|^(?:true|false|True|False)$")
 
 # a name in parentheses of its own (``(a) or (b)``), not a call's argument (``f(a)``)
 _BRACKETED_NAME = re.compile(r"(?<![\w)\]])\(\s*([A-Za-z_]\w*)\s*\)")
@@ -26,21 +28,62 @@ _BRACKETED_NAME = re.compile(r"(?<![\w)\]])\(\s*([A-Za-z_]\w*)\s*\)")
 OriginOf = Callable[[str, bool], Any]
 
 
-def _chain_origin(words: list[str], variables: Mapping[str, Any], origin_of: OriginOf) -> Any:
+def _operands(text: str) -> tuple[set[str], list[str]]:
+    """The operators and operands of ``a and b == 'x' and c`` at the top level (outside brackets
+    and quotes); no operator for an expression that is no such chain."""
+    operators: set[str] = set()
+    parts, depth, quote, start, index = [], 0, "", 0, 0
+    while index < len(text):
+        char = text[index]
+        if quote:
+            index += 2 if char == "\\" else 1
+            quote = "" if char == quote else quote
+            continue
+        if char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif depth == 0 and (join := _JOIN.match(text, index)):
+            parts.append(text[start:index].strip())
+            operators.add(join.group(1))
+            index = start = join.end()
+            continue
+        index += 1
+    return operators, [*parts, text[start:].strip()]
+
+
+def _top_level(operand: str) -> str:
+    """``operand`` without its quoted strings and bracketed parts."""
+    operand = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "''", operand)
+    while (shorter := re.sub(r"\([^()]*\)|\[[^\[\]]*\]", "", operand)) != operand:
+        operand = shorter
+    return operand
+
+
+def _chain_origin(operator: str, operands: list[str], variables: Mapping[str, Any], origin_of: OriginOf) -> Any:
     """The origin of the operand ``a and b ...`` (the first false one, else the last) or
-    ``a or b ...`` (the first true one, else the last) gives back; None when the operators are
-    mixed (their precedence builds another value) or an operand cannot be read."""
-    names, operators = words[::2], set(words[1::2])
-    if len(operators) != 1 or any(name in ("and", "or", "not") for name in names):
-        return None
-    wanted = operators == {"or"}  # the truth that stops the chain
+    ``a or b ...`` (the first true one, else the last) gives back, for a chain whose value is no
+    boolean: an operand that is certainly one (``b == 'x'``) did not end the chain, else the
+    value would be that boolean. None when an operand ansible may have given back is neither a
+    variable nor certainly a boolean, or cannot be read."""
+    wanted = operator == "or"  # the truth that stops the chain
     try:
-        for name in names[:-1]:
-            if bool(variables[name]) is wanted:
-                return origin_of(name, True)
+        for index, operand in enumerate(operands):
+            operand = _unwrapped(operand)
+            last = index == len(operands) - 1
+            if _BOOLEAN.search(_top_level(operand)):
+                if last:
+                    return None
+                continue
+            if not operand.isidentifier():
+                return None
+            if last or bool(variables[operand]) is wanted:
+                return origin_of(operand, True)
     except Exception:  # noqa: BLE001 - an operand that fails to read: the rendering said so already
         return None
-    return origin_of(names[-1], True)
+    return None
 
 
 def expression_origin(text: str, variables: Mapping[str, Any], origin_of: OriginOf | None) -> Any:
@@ -52,8 +95,9 @@ def expression_origin(text: str, variables: Mapping[str, Any], origin_of: Origin
     text = _unwrapped(_BRACKETED_NAME.sub(r"\1", text).strip())
     if text.isidentifier():
         return origin_of(text, True)
-    if _CHAIN.fullmatch(text):
-        return _chain_origin(text.split(), variables, origin_of)
+    operators, operands = _operands(text)
+    if operators:
+        return _chain_origin(operators.pop(), operands, variables, origin_of) if len(operators) == 1 else None
     match = _DEFAULTED.fullmatch(text)
     if match is None:
         return None

@@ -5,7 +5,8 @@ an optional ``case.json``::
 
     {"description": "...", "args": ["--tags", "x"], "inventory": "hosts.ini",
      "modes": ["run", "check", "check_diff"], "check_writes": false,
-     "stdout": false, "stdout_reason": "why the text cannot be compared", "deprecation_warnings": true}
+     "stdout": false, "stdout_reason": "why the text cannot be compared", "deprecation_warnings": true,
+     "clock": 1767225600}
 
 ``args`` are passed to both tools; ``inventory`` is a file of the scenario (default: the host list
 ``localhost,``); ``modes`` default to ``run`` and ``check``; ``check_writes`` says that a task
@@ -13,10 +14,12 @@ forces ``check_mode: false``, so that ``--check`` may change files; ``"stdout": 
 ``stdout_reason``, required) leaves the scenario's text out of the recording and the comparison;
 ``deprecation_warnings`` turns ansible's deprecation warnings on for both tools (they are off
 otherwise: ``ANSIBLE_DEPRECATION_WARNINGS=False``); every other warning is on for both, as by
-default (an empty inventory's, an unparsed source's). Both tools run under ``PYTHONHASHSEED=0``, so
-that a list made from a set of strings has the one order that seed gives; ``"hash_seeded": true``
-says a scenario shows such an order, so that the engine runs as a child process, never in the
-test's own process (whose seed is its own).
+default (an empty inventory's, an unparsed source's). ``clock`` (seconds since the epoch) puts a
+``date`` first on both tools' PATH that shows that time unless it is told one (``-d``, ``-r``...):
+a role's ``lookup('pipe', 'date +%Y%m%d%H%M%S')`` then names the same release in both runs.
+Both tools run under ``PYTHONHASHSEED=0``, so that a list made from a set of strings has the one
+order that seed gives; ``"hash_seeded": true`` says a scenario shows such an order, so that the
+engine runs as a child process, never in the test's own process (whose seed is its own).
 
 Each scenario/mode runs in a fresh scratch copy of the scenario. What is recorded and compared:
 the exit code, the ``--json`` object of DESIGN.md (recap and task results) and the files of the
@@ -115,6 +118,7 @@ class Scenario:
     stdout_reason: str = ""
     deprecation_warnings: bool = False
     hash_seeded: bool = False  # shows a set of strings in its order: the engine must run as a child process
+    clock: int | None = None  # the time `date` shows, seconds since the epoch
 
     @property
     def expected_file(self) -> Path:
@@ -139,7 +143,7 @@ def load_case(path: Path) -> Scenario:
     """The scenario of one directory (its ``site.yml`` and optional ``case.json``)."""
     case = json.loads((path / "case.json").read_text()) if (path / "case.json").exists() else {}
     unknown = set(case) - {"description", "args", "inventory", "modes", "check_writes", "stdout", "stdout_reason",
-                           "deprecation_warnings", "hash_seeded"}
+                           "deprecation_warnings", "hash_seeded", "clock"}
     if unknown:
         raise ValueError(f"{path / 'case.json'}: unknown keys {sorted(unknown)}")
     if case.get("stdout", True) is False and not case.get("stdout_reason"):
@@ -159,6 +163,7 @@ def load_case(path: Path) -> Scenario:
         stdout_reason=case.get("stdout_reason", ""),
         deprecation_warnings=bool(case.get("deprecation_warnings", False)),
         hash_seeded=bool(case.get("hash_seeded", False)),
+        clock=case.get("clock"),
     )
 
 
@@ -385,6 +390,28 @@ def _in_process(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.C
     return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
 
 
+_DATE = """#!/bin/sh
+# date at the scenario's clock, unless told which time to show
+for arg in "$@"; do
+  case "$arg" in -d*|--date*|-r*|--reference*|-s*|--set*|-f*|--file*) exec {date} "$@";; esac
+done
+exec {date} --date=@{clock} "$@"
+"""
+
+
+def fixed_clock(directory: Path, clock: int) -> Path:
+    """``directory`` with a ``date`` that shows ``clock`` (seconds since the epoch) unless its
+    arguments name a time: the directory to put first on PATH."""
+    date = shutil.which("date")
+    if date is None:
+        raise RuntimeError("no date command on PATH")
+    directory.mkdir(parents=True, exist_ok=True)
+    script = directory / "date"
+    script.write_text(_DATE.format(date=shlex.quote(date), clock=int(clock)))
+    script.chmod(0o755)
+    return directory
+
+
 def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
     """Run ``tool`` ("ansible", "engine", or "in-process": the engine in this process) on a fresh
     scratch copy of the scenario."""
@@ -400,6 +427,8 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
             argv = engine_argv(scenario, mode, command)
             env = {**engine_env(tmp, scenario.deprecation_warnings), **extra}
         (tmp / "home").mkdir(exist_ok=True)
+        if scenario.clock is not None:
+            env["PATH"] = f"{fixed_clock(tmp / 'clock', scenario.clock)}{os.pathsep}{env.get('PATH', os.defpath)}"
         proc = _in_process(argv[argv.index("run"):], work, env) if tool == "in-process" else \
             _execute(argv, work, env, merge=tool == "ansible")
         error = None

@@ -41,7 +41,7 @@ def _fate(task: dict[str, Any]) -> tuple[str, str]:
     kept, _ = role_scenarios.rewrite_task(role_scenarios.rewrite_paths(task))
     placeholder = kept.get("ansible.builtin.debug") if "ansible.builtin.debug" not in task else None
     _key, module, _args = role_scenarios.written(task)
-    short = role_scenarios._short(module) if module else ""
+    short = role_scenarios.short_name(module) if module else ""
     if not (isinstance(placeholder, dict) and str(placeholder.get("msg", "")).startswith("not run here: ")):
         return "kept", short
     if not module or short == "meta":
@@ -57,17 +57,6 @@ def _fate(task: dict[str, Any]) -> tuple[str, str]:
     return "module the engine lacks", short
 
 
-def _tasks(data: Any) -> Any:
-    for task in data if isinstance(data, list) else []:
-        if not isinstance(task, dict):
-            continue
-        if any(k in task for k in ("block", "rescue", "always")):
-            for section in ("block", "rescue", "always"):
-                yield from _tasks(task.get(section))
-        else:
-            yield task
-
-
 def count(checkouts: list[Path]) -> tuple[Counter[str], Counter[tuple[str, str]]]:
     """Tasks by reason, and by (reason, module), over every role of every checkout."""
     reasons: Counter[str] = Counter()
@@ -80,7 +69,7 @@ def count(checkouts: list[Path]) -> tuple[Counter[str], Counter[tuple[str, str]]
                         data = yaml.safe_load(file.read_text())
                     except (yaml.YAMLError, UnicodeDecodeError, RecursionError):
                         continue
-                    for task in _tasks(data):
+                    for task in role_scenarios.leaf_tasks(data):
                         reason, module = _fate(task)
                         reasons[reason] += 1
                         modules[reason, module] += 1

@@ -35,6 +35,11 @@ recorded, or whose engine run exceeds the timeout, are counted as "not recorded"
 of the percentages. ``--measure`` works on any directory of recorded scenarios (those of
 tests/run/engine_cases.py too).
 
+As root, record and measure inside ``read_only_system.sh`` (``unshare -m --propagation private
+tests/run_realroles/read_only_system.sh python tests/run_realroles/realroles.py --record OUT``): the
+system's directories are read-only there, so a path the cutting missed fails in both tools instead
+of writing on the machine; a set recorded that way is measured that way.
+
 Needs ansible-core 2.19 beside this Python or on PATH.
 """
 
@@ -57,6 +62,7 @@ sys.path.insert(0, str(HERE.parent / "run"))
 sys.path.insert(0, str(HERE))
 
 import engine_cases  # noqa: E402
+import guards  # noqa: E402
 import role_scenarios  # noqa: E402
 
 REPOS = HERE / "repos.txt"
@@ -116,28 +122,39 @@ def compare_scenario(directory: Path) -> list[tuple[str, str, list[str]]]:
 
 def write_scenarios(checkouts: Path, held_out: bool, per_repo: int, names: list[str], dest: Path,
                     repos: Path = REPOS) -> list[Path]:
-    """The scenarios of one side of ``repos``, written into ``dest`` (at most ``per_repo`` a repository)."""
-    directories = []
+    """The scenarios of one side of ``repos``, written into ``dest`` (at most ``per_repo`` a repository);
+    those guards.py leaves out are named with the reason in ``dest/excluded.txt``."""
+    directories, excluded = [], []
     for repo, _commit in load_repos(held_out, repos):
         checkout = checkouts / repo.replace("/", "+")
         if not checkout.is_dir():
             raise FileNotFoundError(f"missing checkout of {repo}: {checkout}")
         made = 0
         for role in role_scenarios.find_roles(checkout):
+            clock = guards.clock_reasons(role)
             for item in role_scenarios.role_files(repo, role):
                 if made >= per_repo:
                     break
                 if names and not any(n in item.name for n in names):
                     continue
-                if role_scenarios.write_scenario(item, dest / item.name):
-                    directories.append(dest / item.name)
-                    made += 1
+                if not role_scenarios.write_scenario(item, dest / item.name):
+                    continue
+                if reasons := clock + guards.escaping_paths(dest / item.name, role.name):
+                    shutil.rmtree(dest / item.name)
+                    excluded.append(f"{item.name}: {'; '.join(reasons)}")
+                    print(f"EXCLUDED {excluded[-1]}", flush=True)
+                    continue
+                directories.append(dest / item.name)
+                made += 1
+    if excluded:
+        (dest / "excluded.txt").write_text("".join(line + "\n" for line in excluded))
     return directories
 
 
 def record_scenario(case: engine_cases.Scenario) -> str:
     """Record ansible's side of one scenario into its directory, whatever its runs give: an error
     of ansible's is a result to compare with, a run over the timeout is left out."""
+    start = time.time() - guards.TIME_SLACK
     cases: dict[str, Any] = {}
     errors: dict[str, str] = {}
     missing: dict[str, str] = {}
@@ -155,6 +172,8 @@ def record_scenario(case: engine_cases.Scenario) -> str:
     data: dict[str, Any] = {"description": case.description, "cases": cases}
     if errors:
         data["errors"] = errors
+    if outside := guards.outside_changes(start):
+        data["outside_changes"] = outside
     if missing:
         data["not_recorded"] = missing
     for old in case.path.glob("stdout.*.txt"):
@@ -162,7 +181,8 @@ def record_scenario(case: engine_cases.Scenario) -> str:
     for mode, text in texts.items():
         case.stdout_file(mode).write_text(text)
     case.expected_file.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    return ", ".join([f"{m} rc={c['rc']}" for m, c in cases.items()] + [f"{m} not recorded" for m in missing])
+    return ", ".join([f"{m} rc={c['rc']}" for m, c in cases.items()] + [f"{m} not recorded" for m in missing]
+                     + [f"CHANGED OUTSIDE THE SCENARIO: {', '.join(outside[:5])}"] * bool(outside))
 
 
 def measure_scenario(case: engine_cases.Scenario) -> list[tuple[str, str, list[str]]]:
@@ -217,12 +237,16 @@ def _print_runs(name: str, runs: list[tuple[str, str, list[str]]], quiet: bool) 
 
 
 def record_directory(directory: Path) -> int:
+    """Record every scenario of ``directory`` not recorded yet; 1 when a recording changed
+    something outside its scenario (guards.WATCHED), which a person must look at."""
+    outside = False
     for case in engine_cases.load_scenarios(None, directory):
         if case.expected_file.exists():
             continue
         start = time.monotonic()
         print(f"recorded {case.name}: {record_scenario(case)} ({time.monotonic() - start:.0f}s)", flush=True)
-    return 0
+        outside = outside or "outside_changes" in case.load_expected()
+    return int(outside)
 
 
 def measure_directory(directory: Path, quiet: bool) -> int:

@@ -28,7 +28,12 @@ machine and touches nothing outside the scenario:
   one under ``/`` a template names (``/{{ item }}``);
 * the facts roles read (``ansible_os_family``...) are play variables of a fixed Ubuntu machine:
   both tools see the same values and gather nothing (the home directory of ``ansible_env`` is
-  ``root/root``, inside the scenario).
+  ``root/root``, inside the scenario);
+* both tools run with a ``date`` that shows a fixed time (:data:`CLOCK`, ``"clock"`` in
+  case.json): a release named after ``lookup('pipe', 'date ...')`` is the same in both runs.
+
+What the cutting cannot make safe or repeatable leaves the scenario out, with the reason
+(guards.py): a clock read no ``date`` fixes, a path a kept task writes that may be outside.
 """
 
 from __future__ import annotations
@@ -102,6 +107,7 @@ FACTS: dict[str, Any] = {
     "ansible_user_id": "root", "ansible_mounts": [], "ansible_lsb": {"codename": "jammy", "id": "Ubuntu"},
 }
 MODES = ("run", "check", "diff")
+CLOCK = 1767225600  # 2026-01-01T00:00:00Z: the time `date` shows in a role's scenario
 
 
 @dataclass(frozen=True)
@@ -198,7 +204,7 @@ def _module(task: dict[str, Any]) -> str | None:
     return names[0] if len(names) == 1 else None
 
 
-def _short(module: str) -> str:
+def short_name(module: str) -> str:
     for prefix in PREFIXES:
         if module.startswith(prefix):
             return module[len(prefix):]
@@ -229,6 +235,18 @@ def written(task: dict[str, Any]) -> tuple[str, str | None, Any]:
     return (module, module, task[module]) if module else ("", None, None)
 
 
+def leaf_tasks(data: Any) -> Iterator[dict[str, Any]]:
+    """The tasks of a task file's data, those inside blocks (block, rescue, always) included."""
+    for task in data if isinstance(data, list) else []:
+        if not isinstance(task, dict):
+            continue
+        if any(k in task for k in ("block", "rescue", "always")):
+            for section in ("block", "rescue", "always"):
+                yield from leaf_tasks(task.get(section))
+        else:
+            yield task
+
+
 def _write_back(task: dict[str, Any], key: str, module: str, args: Any) -> None:
     if key == module:
         task[key] = args
@@ -238,13 +256,13 @@ def _write_back(task: dict[str, Any], key: str, module: str, args: Any) -> None:
         task[key] = f"{module} {args}".strip()
 
 
-def _free_form(args: str) -> dict[str, str]:
+def free_form(args: str) -> dict[str, str]:
     return dict(m.groups() for m in re.finditer(r"(\w+)=(\S+)", args))
 
 
 def _kept(short: str, args: Any, task: dict[str, Any]) -> bool:
     """Whether the scenario runs a task of module ``short``, as written (else a placeholder)."""
-    given = _free_form(args) if isinstance(args, str) else args if isinstance(args, dict) else {}
+    given = free_form(args) if isinstance(args, str) else args if isinstance(args, dict) else {}
     if short in COMMANDS:
         return _has_guard(args, task) or read_only_commands.reads_only(args, task)
     if short == "meta":
@@ -274,7 +292,7 @@ def rewrite_task(task: Any) -> tuple[Any, int]:
     key, module, args = written(task)
     if module is None:
         return _placeholder(task, "action"), 0
-    short = _short(module)
+    short = short_name(module)
     if not _kept(short, args, task):
         return _placeholder(task, module), 0
     if short in COMMANDS:
@@ -363,5 +381,5 @@ def write_scenario(item: RoleFile, dest: Path) -> bool:
             "vars": FACTS, "tasks": [{"name": "the role's tasks", "ansible.builtin.import_role": entry}]}
     (dest / "site.yml").write_text(yaml.safe_dump([play], sort_keys=False, width=1000))
     (dest / "case.json").write_text(json.dumps({"description": f"{item.repo}: {item.role.name} "
-                                                f"tasks/{item.tasks_from}", "modes": list(MODES)}))
+                                                f"tasks/{item.tasks_from}", "modes": list(MODES), "clock": CLOCK}))
     return True

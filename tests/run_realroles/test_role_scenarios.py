@@ -100,6 +100,7 @@ def test_a_run_over_the_timeout_is_not_recorded_and_the_batch_goes_on(tmp_path: 
         raise subprocess.TimeoutExpired(["ansible-playbook"], 1)
 
     monkeypatch.setattr(realroles.engine_cases, "run_case", slow)
+    monkeypatch.setattr(realroles.guards, "WATCHED", (str(tmp_path / "system"),))  # what others write is theirs
     assert realroles.compare_scenario(tmp_path) == [
         ("run", "not recorded", ["ansible run timed out"]), ("check", "not recorded", ["ansible run timed out"])]
     case = realroles.engine_cases.load_case(tmp_path)
@@ -153,6 +154,7 @@ def test_a_scenario_whose_text_is_not_compared_is_measured_on_its_results_only(t
             "engine": engine_cases.Run(outcome, "", "", None, "TASK [b]\nTASK [a]\n")}
     monkeypatch.setattr(engine_cases, "run_case", lambda case, mode, tool: runs[tool])
     monkeypatch.setattr(engine_cases, "compare", lambda expected, actual: [])
+    monkeypatch.setattr(realroles.guards, "WATCHED", (str(tmp_path / "system"),))
     case = engine_cases.load_case(tmp_path)
     realroles.record_scenario(case)
     assert not list(tmp_path.glob("stdout.*.txt"))

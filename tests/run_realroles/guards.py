@@ -1,0 +1,151 @@
+"""Why a role's scenario is not written (role_scenarios.py cuts it, realroles.py records it):
+
+* it reads the clock in a way the harness cannot fix: Jinja's ``now()``, ``strftime`` of the
+  current time, the template module's ``template_run_date``. Each run of either tool then
+  prints or writes another time, so no comparison of the two can be exact. (A ``date``
+  command, in a pipe lookup or a kept command line, reads the scenario's fixed clock instead:
+  ``"clock"`` in case.json, see tests/run/engine_cases.py.)
+* a path a kept task writes to or runs in (``dest``, ``path``, ``chdir``...) may be absolute once
+  templated, though the cutting moved every path it could see into the scenario: a
+  variable of the role whose value is, or may be, a path outside it (``{{ prefix }}/bin`` with
+  ``prefix: "{{ '/srv' if x else '/opt' }}"``, a literal after a Jinja statement, a string
+  inside an expression). ansible-playbook would then write outside the scratch directory.
+
+Each reason is one line. And after each recording, :func:`outside_changes` lists what changed
+under :data:`WATCHED` meanwhile: a write of ansible's that left the scenario all the same (or
+another program's on the machine), which the recording reports.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import role_scenarios
+import yaml
+
+# reading the clock where no `date` on PATH can fix it
+CLOCK = (
+    (re.compile(r"(?<![\w.])now\s*\("), "Jinja's now()"),
+    (re.compile(r"\|\s*strftime\b(?!\s*\(\s*[^)\s])"), "strftime of the current time"),
+    (re.compile(r"\btemplate_run_date\b"), "the template module's template_run_date"),
+)
+# the arguments a kept task writes to, or runs its command in
+WRITTEN_ARGS = ("dest", "path", "name", "chdir")
+# modules whose path arguments name what they write (file's ``name``: its ``path``)
+WRITERS = frozenset({"template", "copy", "file", "lineinfile", "blockinfile", "replace", "assemble", "ini_file",
+                     "community.general.ini_file", "unarchive", "command", "shell"})
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
+_HARMLESS = re.compile(r"^/(?:dev|proc|sys)(?:/|$)")
+_STATEMENT = re.compile(r"\{%.*?%\}", re.DOTALL)
+_EXPRESSION = re.compile(r"^\{\{(.*?)\}\}", re.DOTALL)
+# a string an expression may evaluate to: at its start, a conditional's else, a default's
+_LITERAL = re.compile(r"""(?:^|\belse\b|\bdefault\(|\bd\(|\bor\b)\s*\(*\s*(['"])(/[^'"]*)\1""")
+_LEAD_NAME = re.compile(r"""^\s*\(?\s*([A-Za-z_]\w*)((?:\s*(?:\.\w+|\[\s*['"][^'"]+['"]\s*\]))*)""")
+_KEY = re.compile(r"""\.(\w+)|\[\s*['"]([^'"]+)['"]\s*\]""")
+DEPTH = 8
+# where a role's unmoved path would write on this machine: checked after each recording
+WATCHED = ("/usr/local", "/etc", "/opt", os.path.expanduser("~"))
+# where other programs of the machine write routinely (ansible-playbook's local temporary files,
+# caches): the recording's own runs keep theirs in the scratch directory (HOME, ANSIBLE_HOME and
+# ANSIBLE_LOCAL_TEMP there), so a change here is not theirs
+UNWATCHED = (os.path.expanduser("~/.ansible/tmp"), os.path.expanduser("~/.cache"))
+# a file's times come from the kernel's coarse clock, behind time.time() by up to a tick: a
+# recording looks for changes from this many seconds before it started
+TIME_SLACK = 1.0
+
+
+def clock_reasons(role: Path) -> list[str]:
+    """What in the role's files reads the clock beyond a `date` command."""
+    found = []
+    for sub in ("tasks", "handlers", "defaults", "vars", "templates"):
+        for file in sorted((role / sub).rglob("*")) if (role / sub).is_dir() else []:
+            try:
+                text = file.read_text() if file.is_file() else ""
+            except (OSError, UnicodeDecodeError):
+                continue
+            jinja = "\n".join(_JINJA.findall(text))
+            for pattern, what in CLOCK:
+                if pattern.search(jinja):
+                    found.append(f"reads the clock: {what} in {file.relative_to(role)}")
+    return found
+
+
+def starts(text: str, variables: Mapping[str, list[Any]], depth: int = 0) -> Iterator[str]:
+    """The beginnings a templated text may have, as far as the role's own variables tell: the
+    text after each Jinja statement (each branch of an ``if``), an expression's string
+    literals, the value of the variable an expression starts with."""
+    if depth > DEPTH:
+        return
+    pieces = [p for p in _STATEMENT.split(text) if p.strip()] if text.lstrip().startswith("{%") else [text]
+    for piece in pieces:
+        piece = piece.lstrip()
+        match = _EXPRESSION.match(piece)
+        if not match:
+            yield piece
+            continue
+        expression = match.group(1)
+        yield from (literal for _, literal in _LITERAL.findall(expression))
+        name = _LEAD_NAME.match(expression)
+        for value in variables.get(name.group(1), []) if name else []:
+            value = _item(value, name.group(2))
+            if isinstance(value, str):
+                yield from starts(value, variables, depth + 1)
+
+
+def _item(value: Any, keys: str) -> Any:
+    """``value.a['b']``: the item that keys name, or None."""
+    for key in _KEY.finditer(keys or ""):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(key.group(1) or key.group(2))
+    return value
+
+
+def escaping_paths(directory: Path, role: str) -> list[str]:
+    """The kept tasks of a written scenario whose written path may leave the scenario."""
+    role_dir = directory / "roles" / role
+    variables: dict[str, list[Any]] = {}  # each value a file of defaults/ or vars/ gives a name
+    for sub in ("defaults", "vars"):
+        for file in sorted((role_dir / sub).rglob("*.y*ml")) if (role_dir / sub).is_dir() else []:
+            data = yaml.safe_load(file.read_text())
+            for name, value in (data if isinstance(data, dict) else {}).items():
+                variables.setdefault(name, []).append(value)
+    found = []
+    for sub in ("tasks", "handlers"):
+        for file in sorted((role_dir / sub).rglob("*.y*ml")) if (role_dir / sub).is_dir() else []:
+            for task in role_scenarios.leaf_tasks(yaml.safe_load(file.read_text())):
+                _, module, args = role_scenarios.written(task)
+                if module is None or role_scenarios.short_name(module) not in WRITERS:
+                    continue
+                given = {**(task.get("args") if isinstance(task.get("args"), dict) else {}),
+                         **(args if isinstance(args, dict) else role_scenarios.free_form(str(args or "")))}
+                for arg in WRITTEN_ARGS:
+                    value = given.get(arg)
+                    outside = [s for s in starts(value, variables) if s.startswith("/") and not _HARMLESS.match(s)] \
+                        if isinstance(value, str) else []
+                    if outside:
+                        found.append(f"{file.relative_to(role_dir)}: {task.get('name', module)!r}: {arg} "
+                                     f"{value!r} may be {outside[0]!r}, outside the scenario")
+    return found
+
+
+def outside_changes(since: float, watched: tuple[str, ...] | None = None) -> list[str]:
+    """The paths under ``watched`` (default :data:`WATCHED`; themselves included, those under
+    :data:`UNWATCHED` not) made or changed at or after ``since`` (a ``time.time()``); a directory
+    an entry left counts as changed."""
+    changed = []
+    for top in WATCHED if watched is None else watched:
+        for root, directories, files in os.walk(top):
+            directories[:] = [d for d in directories if os.path.join(root, d) not in UNWATCHED]
+            for path in [root, *(os.path.join(root, name) for name in files)]:
+                try:
+                    info = os.lstat(path)
+                except OSError:
+                    continue
+                if max(info.st_mtime, info.st_ctime) >= since:
+                    changed.append(path)
+    return changed
