@@ -49,6 +49,8 @@ class RunOptions:
     """``--forks``; None: ansible.cfg's."""
     force_handlers: bool = False
     """``--force-handlers``: the default of every play's ``force_handlers``."""
+    start_at_task: str | None = None
+    """``--start-at-task``: the name (or pattern) of the task the run starts at (engine.run.start_at)."""
     option_vars: dict[str, Any] = field(default_factory=dict)
     """The ``ansible_*`` option variables (engine.launch.prompting.option_vars); by default, those of
     these options."""

@@ -28,10 +28,7 @@ DIRECTORY = Path(__file__).resolve().parent / "scenarios_in_process"
 SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
-KNOWN_DIFFERENT: dict[str, str] = {
-    **{f"heldout21_start_at_task_limit_hosts-{mode}": "--start-at-task is declined before the run"
-       for mode in ("run", "check", "check_diff")},
-}
+KNOWN_DIFFERENT: dict[str, str] = {}
 
 
 def _params() -> list[object]:
