@@ -72,11 +72,11 @@ class RunOptions:
     @classmethod
     def from_launch(cls, launch: Launch, playbook: str, cwd: str) -> RunOptions:
         """What a resolved launch gives ansible-playbook; relative inventories resolve from ``cwd``."""
-        from engine.launch.prompting import given_forks, inventory_sources, option_vars
+        from engine.launch.prompting import given_diff, given_forks, inventory_sources, option_vars
 
         return cls(playbook=playbook, inventory=inventory_sources(launch, cwd), limit=launch.limit,
                    tags=launch.job_tags, skip_tags=launch.skip_tags, extra_vars=launch.extra_vars,
-                   check=launch.check_mode, diff=launch.diff_mode, verbosity=launch.verbosity,
+                   check=launch.check_mode, diff=given_diff(launch), verbosity=launch.verbosity,
                    forks=given_forks(launch), option_vars=option_vars(launch, cwd))
 
 
