@@ -303,7 +303,7 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
             return False
         from engine.run.start_at import start
 
-        found = start(blocks, self._selectable, self.start_at)
+        found = start(blocks, self._peekable, self.start_at)
         if found is None:
             self.selected = frozenset()
             return None
@@ -311,6 +311,15 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
         self.selected = self.selected - {id(task) for task in passed}
         self.start_at = None
         return first
+
+    def _peekable(self, task: Task) -> bool:
+        """What the iterator returns: the selected tasks, and the ``noop`` of an empty section that
+        ``force_handlers`` makes (made for the run, so in no plan; tagged always)."""
+        if task.implicit and task.args.get("_raw_params") == "noop" and id(task) not in self.selected:
+            from engine.flow.tags import should_run
+
+            return should_run(task.tag_set(), self.options.selection())
+        return self._selectable(task)
 
     def _setup_block(self, play: Play, every: bool | None = False) -> dict[str, list[Block]]:
         """The implicit "Gathering Facts" block for each host that gathers at the start of ``play``
