@@ -28,7 +28,14 @@ DIRECTORY = Path(__file__).resolve().parent / "scenarios_in_process"
 SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
-KNOWN_DIFFERENT: dict[str, str] = {}
+KNOWN_DIFFERENT: dict[str, str] = {
+    **{f"heldout22_lookups_varnames_vars_inventory_hostnames-{mode}": "the inventory_hostnames lookup is declined"
+       for mode in ("run", "check")},
+    **{f"heldout22_errors_templating_messages_ignored-{mode}": "a list plus an undefined value: ansible's TypeError "
+       "naming UndefinedMarker, the engine's undefined error" for mode in ("run", "check")},
+    "heldout22_copy_directory_mode_local_follow_links-run": "copy of a controller tree with local_follow false "
+    "copies a link's target; copy with follow true onto a link replaces the link",
+}
 
 
 def _params() -> list[object]:
