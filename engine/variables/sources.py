@@ -138,9 +138,7 @@ def play_layers(manager: VarsReader, context: PlayContext, extra_vars: Mapping[s
     prompts = YMap()
     for prompt in data.get("vars_prompt") or []:
         if isinstance(prompt, Mapping) and isinstance(prompt.get("name"), str):
-            # do_var_prompt without a terminal: the default (None without one) as text, to_text's
-            default = prompt.get("default")
-            prompts[prompt["name"]] = default if isinstance(default, str) else str(default)
+            prompts[prompt["name"]] = prompt.get("default")
             span = getattr(prompt, "span", None)
             if span is not None:
                 prompts.key_spans[prompt["name"]] = span
