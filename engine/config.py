@@ -250,6 +250,7 @@ class AnsibleConfig:
         self.collections_scan_sys_path = True
         self.library: list[str] = []  # module paths searched for short module names
         self.action_plugins: list[str] = []
+        self.callback_plugins: list[str] = []  # DEFAULT_CALLBACK_PLUGIN_PATH
         self.run_tags: list[str] = []
         self.skip_tags: list[str] = []
         # collections whose source is in the repository being edited or checked (ns.name -> dir);
@@ -302,6 +303,8 @@ class AnsibleConfig:
                                   f"{home}/plugins/modules:/usr/share/ansible/plugins/modules")
         config.action_plugins = pathspec("ANSIBLE_ACTION_PLUGINS", "action_plugins",
                                          f"{home}/plugins/action:/usr/share/ansible/plugins/action")
+        config.callback_plugins = pathspec("ANSIBLE_CALLBACK_PLUGINS", "callback_plugins",
+                                           f"{home}/plugins/callback:/usr/share/ansible/plugins/callback")
         scan = os.environ.get("ANSIBLE_COLLECTIONS_SCAN_SYS_PATH")
         if scan is None and parser.has_option("defaults", "collections_scan_sys_path"):
             scan = parser.get("defaults", "collections_scan_sys_path")

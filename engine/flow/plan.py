@@ -49,6 +49,8 @@ class RunOptions:
     """``--forks``; None: ansible.cfg's."""
     force_handlers: bool = False
     """``--force-handlers``: the default of every play's ``force_handlers``."""
+    start_at_task: str | None = None
+    """``--start-at-task``: the name (or pattern) of the task the run starts at (engine.run.start_at)."""
     option_vars: dict[str, Any] = field(default_factory=dict)
     """The ``ansible_*`` option variables (engine.launch.prompting.option_vars); by default, those of
     these options."""
@@ -70,11 +72,11 @@ class RunOptions:
     @classmethod
     def from_launch(cls, launch: Launch, playbook: str, cwd: str) -> RunOptions:
         """What a resolved launch gives ansible-playbook; relative inventories resolve from ``cwd``."""
-        from engine.launch.prompting import given_forks, inventory_sources, option_vars
+        from engine.launch.prompting import given_diff, given_forks, inventory_sources, option_vars
 
         return cls(playbook=playbook, inventory=inventory_sources(launch, cwd), limit=launch.limit,
                    tags=launch.job_tags, skip_tags=launch.skip_tags, extra_vars=launch.extra_vars,
-                   check=launch.check_mode, diff=launch.diff_mode, verbosity=launch.verbosity,
+                   check=launch.check_mode, diff=given_diff(launch), verbosity=launch.verbosity,
                    forks=given_forks(launch), option_vars=option_vars(launch, cwd))
 
 

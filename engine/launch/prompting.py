@@ -267,7 +267,19 @@ def option_vars(launch: Launch, cwd: str) -> dict[str, Any]:
     """
     return RunOptions(inventory_sources=inventory_sources(launch, cwd), tags=launch.job_tags,
                       skip_tags=launch.skip_tags, limit=launch.limit or None, check=launch.check_mode,
-                      diff=launch.diff_mode, forks=given_forks(launch), verbosity=launch.verbosity).variables()
+                      diff=given_diff(launch), forks=given_forks(launch), verbosity=launch.verbosity).variables()
+
+
+def given_diff(launch: Launch) -> bool:
+    """The launch's ``--diff``: its own, else the option's default, ansible.cfg's ``[diff] always``
+    (``ANSIBLE_DIFF_ALWAYS``, a non-strict boolean), as ansible-playbook's argument parser takes it."""
+    from engine.booleans import boolean
+    from engine.config import config_value
+
+    if launch.diff_mode:
+        return True
+    value = config_value("ANSIBLE_DIFF_ALWAYS", "diff", "always")
+    return value is not None and boolean(value)
 
 
 def given_forks(launch: Launch) -> int | None:

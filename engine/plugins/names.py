@@ -93,13 +93,17 @@ class PluginNames:
         self.module_paths: list[str] = module_paths if module_paths is not None else []
         """library: configured, then beside playbooks/roles"""
         self.action_paths: list[str] = action_paths if action_paths is not None else []
+        self.callback_paths: list[str] = []
+        """``callback_plugins/`` beside playbooks and legacy roles (engine.run.callback_declines)"""
         self._answers: dict[tuple[Any, ...], bool | None | PluginRemoved] = {}
         """``resolves`` per name, collection list and plugin directories (a playbook's thousands of
         tasks name a few dozen modules)."""
 
     def add_plugin_dirs(self, directory: str) -> None:
-        """``add_all_plugin_dirs``: a playbook's or a legacy role's ``library/`` and ``action_plugins/``."""
-        for sub, found in (("library", self.module_paths), ("action_plugins", self.action_paths)):
+        """``add_all_plugin_dirs``: a playbook's or a legacy role's ``library/``, ``action_plugins/``
+        and ``callback_plugins/``."""
+        for sub, found in (("library", self.module_paths), ("action_plugins", self.action_paths),
+                           ("callback_plugins", self.callback_paths)):
             candidate = os.path.join(directory, sub)
             if candidate not in found and paths.isdir(candidate):
                 found.append(candidate)

@@ -59,10 +59,14 @@ def task_environment(task: Task, templar: Templar, warn: Callable[[str], None]) 
                 warn(f"could not parse environment value, skipping: {entries!r}")
     except TemplateFailure as exc:
         from engine.run.error_block import UNKNOWN, Event
+        from engine.templating.errors import undefined_cause, value_origin
 
+        # an undefined value of another variable (``environment: "{{ proxy_env }}"``) is chained to
+        # where that variable's template is written, as ansible does
+        origin = value_origin(exc) if undefined_cause(exc) else None
         failure = TemplateFailure(f"Task failed: Error processing keyword 'environment': {exc}")
         failure.events = [Event("Error processing keyword 'environment'.", UNKNOWN, value=repr(entries)),  # type: ignore[attr-defined]
-                          Event(str(exc), where)]
+                          Event(str(exc), origin or where)]
         raise failure from exc
     return {str(key): str(value) for key, value in merged.items()}
 

@@ -105,6 +105,8 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
         self.gathering = gathering_policy()
         self.include_sequence: list[Block] | None = None
         """The blocks the last task included, in the order the strategy adds them to the play."""
+        self.start_at = plan.options.start_at_task
+        """``--start-at-task`` until a batch's task matches it (engine.run.start_at)."""
 
     def run(self) -> int:
         from engine.templating.filters.json_query import available
@@ -130,6 +132,10 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
             return EXIT_ERROR
         if not self.aborted:
             self.callback.recap()
+            if self.start_at is not None:
+                from engine.run.start_at import no_match_error
+
+                self.callback.error(no_match_error(self.start_at))
         if self.error:
             return EXIT_ERROR
         if self.unreachable_hosts:
@@ -238,9 +244,9 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
         self.role_runs = RoleRuns()
         self.runs = {h.name: HostRun(h) for h in hosts}
         self.batch_size = len(batch)
-        setup = self._setup_block(play)
         force = forces_handlers(play, Templar(self.options.extra_vars | play.vars), self.options.force_handlers)
         blocks = play_blocks(play, force)
+        setup = self._setup_block(play, self._start_at(blocks))
         programs = {h.name: self._program(self.runs[h.name], [*setup.get(h.name, []), *blocks]) for h in hosts}
         pending = {name: next(program, None) for name, program in programs.items()}
         self.free = is_free(play)
@@ -289,11 +295,40 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
             self.callback.no_more_hosts()
         return True
 
-    def _setup_block(self, play: Play) -> dict[str, list[Block]]:
+    def _start_at(self, blocks: list[Block]) -> bool | None:
+        """``--start-at-task`` for this batch (engine.run.start_at): the tasks before the match
+        leave the selection. True: every host runs the "Gathering Facts" task (the match is the
+        play's first task); None: nothing matched, no host runs anything; False: as the play says."""
+        if self.start_at is None:
+            return False
+        from engine.run.start_at import start
+
+        found = start(blocks, self._peekable, self.start_at)
+        if found is None:
+            self.selected = frozenset()
+            return None
+        passed, first = found
+        self.selected = self.selected - {id(task) for task in passed}
+        self.start_at = None
+        return first
+
+    def _peekable(self, task: Task) -> bool:
+        """What the iterator returns: the selected tasks, and the ``noop`` of an empty section that
+        ``force_handlers`` makes (made for the run, so in no plan; tagged always)."""
+        if task.implicit and task.args.get("_raw_params") == "noop" and id(task) not in self.selected:
+            from engine.flow.tags import should_run
+
+            return should_run(task.tag_set(), self.options.selection())
+        return self._selectable(task)
+
+    def _setup_block(self, play: Play, every: bool | None = False) -> dict[str, list[Block]]:
         """The implicit "Gathering Facts" block for each host that gathers at the start of ``play``
-        (none when tag selection leaves the task out, as ``filter_tagged_tasks`` does)."""
+        (none when tag selection leaves the task out, as ``filter_tagged_tasks`` does). ``every``:
+        for each host, whether it gathers or not; None: for none (engine.run.start_at)."""
         from engine.flow.tags import TagEvaluator, TagTemplateError, should_run
 
+        if every is None:
+            return {}
         block = gather_block(play)
         task = block.block[0]
         assert isinstance(task, Task)
@@ -307,7 +342,7 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
         wanted: dict[str, list[Block]] = {}
         for name in self.runs:
             try:
-                if gathers(play, self.gathering, self.variables.state(name).gathered, templar):
+                if every or gathers(play, self.gathering, self.variables.state(name).gathered, templar):
                     wanted[name] = [block]
             except TemplateFailure:
                 wanted[name] = [block]  # ansible fails the play on this; gathering is the nearer guess

@@ -38,7 +38,7 @@ NO_INVOCATION = kw._family("debug", "assert", "fail", "set_fact", "include_vars"
                            "include_role", "import_tasks", "import_role", "add_host", "group_by", "pause",
                            "set_stats", "validate_argument_spec", "async_status", "fetch")
 # modules whose results carry ansible's invocation (engine.run.modules._args.module_args)
-EXACT_INVOCATION = kw._family("command", "shell", "stat", "file", "lineinfile", "replace", "blockinfile")
+EXACT_INVOCATION = kw._family("command", "shell", "stat", "file", "lineinfile", "replace", "blockinfile", "find")
 # copy and template (through the copy action) give ansible's invocation and keys for a file they
 # write, one already right, or one check mode would write; not for a remote source the module
 # looks at itself nor for a failed validate's result

@@ -67,9 +67,14 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
             from engine.run.interpreter_discovery import broken_interpreters
 
             plan.unsupported += broken_interpreters(plan)
+        from engine.config import AnsibleConfig
+        from engine.run.callback_declines import declined_callbacks
         from engine.run.setting_declines import declined_settings
 
         plan.unsupported += declined_settings()
+        plugins = plan.playbook.plugins
+        plan.unsupported += declined_callbacks([*AnsibleConfig.load().callback_plugins,
+                                                *(plugins.callback_paths if plugins is not None else [])])
         if options.verbosity:
             # ansible's verbose text (the config file, task paths, temporary sources, module
             # invocations, connection details) is not the engine's

@@ -3,7 +3,8 @@ auto`` hands it to ansible-playbook) where they differ from their defaults:
 
 - what changes ansible-playbook's text: the engine prints the default stdout callback's with its
   defaults only, so another stdout callback, callback plugins enabled, an option of the default
-  callback or ``[diff]`` set otherwise;
+  callback or ``[diff]`` ``context`` set otherwise (``[diff] always`` is the default of ``--diff``,
+  engine.launch.prompting.given_diff);
 - what changes templating: Jinja extensions (``jinja2_extensions``: Python modules ansible
   imports, which the engine neither has nor imports) and ``allow_broken_conditionals`` (a
   non-boolean conditional taken for its truth instead of failing).
@@ -33,7 +34,6 @@ _FLAGS: tuple[tuple[str, str, str, bool | None], ...] = (
     ("ANSIBLE_DISPLAY_ARGS_TO_STDOUT", "defaults", "display_args_to_stdout", False),
     ("ANSIBLE_ACTION_WARNINGS", "defaults", "action_warnings", True),
     ("ANSIBLE_SYSTEM_WARNINGS", "defaults", "system_warnings", True),
-    ("ANSIBLE_DIFF_ALWAYS", "diff", "always", False),
     ("ANSIBLE_ALLOW_BROKEN_CONDITIONALS", "defaults", "allow_broken_conditionals", False),
     ("ANSIBLE_ANY_ERRORS_FATAL", "defaults", "any_errors_fatal", False),
 )

@@ -408,7 +408,21 @@ def registered(result: Mapping[str, Any], keep_invocation: bool = False) -> dict
     cleaned = clean(result)
     if not keep_invocation:
         cleaned.pop("invocation", None)
+    _hoist_item_warnings(cleaned)
     return untrusted(cleaned)  # type: ignore[return-value]
+
+
+def _hoist_item_warnings(result: dict[str, Any]) -> None:
+    """A loop's result as ``TaskExecutor.run`` builds it: the items' ``warnings`` and
+    ``deprecations`` move up to the loop's result (each item's were shown with it)."""
+    items = result.get("results")
+    if not isinstance(items, list) or not all(isinstance(item, dict) and "ansible_loop_var" in item for item in items):
+        return
+    for item in items:
+        for array in ("warnings", "deprecations"):
+            if item.get(array):
+                value = item.pop(array)
+                result[array] = [*result.get(array, []), *(value if isinstance(value, list) else [value])]
 
 
 def truth(value: Any, templar: Templar, default: bool = False) -> bool:

@@ -58,21 +58,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--force-handlers", action="store_true",
                         help="run notified handlers on a host even when it failed")
     parser.add_argument("--start-at-task", metavar="NAME",
-                        help="start the playbook at the task of this name, as ansible-playbook does; the bundled "
-                             "engine does not: --engine auto hands such a run to ansible-playbook")
+                        help="start the playbook at the first task of this name (or fnmatch pattern), as "
+                             "ansible-playbook does")
     parser.set_defaults(handler=run)
-
-
-START_AT_TASK = ("playbook-ls's engine does not implement --start-at-task (ansible-playbook matches the name as "
-                 "a pattern and skips the tasks before it, includes and handlers too)")
 
 
 def _engine_cannot(plan: Any, args: argparse.Namespace) -> list[Any]:
     """What the bundled engine cannot run exactly: the plan's unknown modules, and the options it
     does not implement (after the plan, whose includes may add modules)."""
     from engine.run.preflight import unknown_module_problems
+    from engine.run.start_at import problems
 
-    return [*unknown_module_problems(plan), *([START_AT_TASK] if args.start_at_task else [])]
+    return [*unknown_module_problems(plan), *problems(args.start_at_task)]
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> int:

@@ -105,21 +105,25 @@ def test_a_task_delegated_to_a_remote_host_needs_ansible(tmp_path: Path) -> None
     assert remote_hosts(plan) == ["db1", "{{ target }}"]
 
 
-def test_start_at_task_is_handed_to_ansible_playbook(tmp_path: Path) -> None:
-    """The bundled engine does not start at a task: it refuses before running anything, and
-    ``--engine auto`` hands the run to ansible-playbook, which starts at it."""
+def test_start_at_task_matching_gathering_facts_is_handed_to_ansible_playbook(tmp_path: Path) -> None:
+    """The bundled engine starts at a task as ansible does (tests/run/scenarios_in_process/start_at_*),
+    but not at a pattern that matches the implicit "Gathering Facts" task: it refuses before running
+    anything, and ``--engine auto`` hands the run to ansible-playbook, which starts there."""
     (tmp_path / "site.yml").write_text("- hosts: localhost\n  gather_facts: false\n  tasks:\n"
                                        "    - {name: first, debug: {msg: one}}\n"
                                        "    - {name: second, debug: {msg: two}}\n")
-    argv = [sys.executable, "-m", "playbook_ls", "run", "site.yml", "-i", "localhost,", "--start-at-task", "second"]
+    (tmp_path / "hosts.ini").write_text("localhost ansible_connection=local\n")
+    argv = [sys.executable, "-m", "playbook_ls", "run", "site.yml", "-i", "hosts.ini", "--start-at-task", "*s*"]
     bundled = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert bundled.returncode == 1 and "does not implement --start-at-task" in bundled.stderr
+    assert bundled.returncode == 1 and "matches the implicit \"Gathering Facts\" task" in bundled.stderr
     assert "TASK [" not in bundled.stdout
     options = SimpleNamespace(playbook="site.yml", inventory=[], check=False, diff=False, tags=[], skip_tags=[],
-                              limit=None, extra_vars={}, verbosity=0, start_at_task="second")
-    assert ansible_command(options, "ansible-playbook")[-2:] == ["--start-at-task", "second"]
+                              limit=None, extra_vars={}, verbosity=0, start_at_task="*s*")
+    assert ansible_command(options, "ansible-playbook")[-2:] == ["--start-at-task", "*s*"]
+    started = subprocess.run([*argv[:-1], "second"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert started.returncode == 0 and "TASK [second]" in started.stdout and "TASK [first]" not in started.stdout
     if find_ansible_playbook() is None:
         return
     auto = subprocess.run([*argv, "--engine", "auto"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert auto.returncode == 0 and "running with ansible-playbook: " in auto.stderr
-    assert "TASK [second]" in auto.stdout and "TASK [first]" not in auto.stdout
+    assert "TASK [Gathering Facts]" in auto.stdout and "TASK [first]" in auto.stdout

@@ -29,8 +29,14 @@ SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
 KNOWN_DIFFERENT: dict[str, str] = {
-    **{f"heldout21_start_at_task_limit_hosts-{mode}": "--start-at-task is declined before the run"
-       for mode in ("run", "check", "check_diff")},
+    **{f"heldout22_lookups_varnames_vars_inventory_hostnames-{mode}": "the inventory_hostnames lookup is declined"
+       for mode in ("run", "check")},
+    **{f"heldout22_errors_templating_messages_ignored-{mode}": "a list plus an undefined value: ansible's TypeError "
+       "naming UndefinedMarker, the engine's undefined error" for mode in ("run", "check")},
+    **{f"heldout22_vars_prompt_noninteractive_defaults-{mode}": "a prompt without a default answers 'None' in a "
+       "run (do_var_prompt's to_text), the raw default in a listing" for mode in ("run", "check")},
+    "heldout22_copy_directory_mode_local_follow_links-run": "copy of a controller tree with local_follow false "
+    "copies a link's target; copy with follow true onto a link replaces the link",
 }
 
 

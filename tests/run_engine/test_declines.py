@@ -121,8 +121,8 @@ def test_a_lookup_in_a_template_file_is_found_at_its_line(tmp_path: Path) -> Non
     assert "'lookup inventory_hostnames'" in problems[0]
 
 
-# find's results keep an invocation the engine does not make
-LOOPED_COPY = "    - find: {paths: 'out/{{ item }}'}\n      loop: [a, b]\n      register: written\n"
+# slurp's results keep an invocation the engine does not make
+LOOPED_COPY = "    - slurp: {src: 'out/{{ item }}'}\n      loop: [a, b]\n      register: written\n"
 
 
 @pytest.mark.parametrize("task", [
@@ -134,7 +134,7 @@ LOOPED_COPY = "    - find: {paths: 'out/{{ item }}'}\n      loop: [a, b]\n      
 ])
 def test_a_looped_modules_results_shown_whole_are_declined(tmp_path: Path, task: str) -> None:
     # each item result of a looped module keeps its invocation (the module's arguments), which the
-    # engine does not make for find
+    # engine does not make for slurp
     (problem,) = _declined(tmp_path, LOOPED_COPY + task)
     assert problem.startswith(f"{tmp_path}/site.yml:7:7: ") and "written" in problem and "invocation" in problem
 

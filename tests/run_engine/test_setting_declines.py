@@ -43,9 +43,9 @@ def test_default_callback_options_other_than_their_defaults_decline(project: Pat
     declined = _declined(project, "[defaults]\ndisplay_skipped_hosts = False\ncallback_result_format = yaml\n"
                                   "check_mode_markers = yes\n[diff]\nalways = True\ncontext = 1\n")
     assert [next(key for key in ("display_skipped_hosts = False", "callback_result_format = yaml",
-                                 "check_mode_markers = yes", "always = True", "context = 1") if key in problem)
+                                 "check_mode_markers = yes", "context = 1") if key in problem)
             for problem in declined] == ["display_skipped_hosts = False", "check_mode_markers = yes",
-                                         "always = True", "callback_result_format = yaml", "context = 1"]
+                                         "callback_result_format = yaml", "context = 1"]
 
 
 def test_flags_are_read_as_ansible_reads_a_boolean_setting(project: Path) -> None:

@@ -77,6 +77,9 @@ def _convert(name: str, value: Any, kind: str) -> Any:
     if kind == "list":
         if isinstance(value, list):
             return [str(item) for item in value]
+        if not isinstance(value, str | int | float):  # check_type_list: a mapping is no list
+            raise ModuleError(f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert "
+                              f"to list: {type(value)} cannot be converted to a list")
         return [part.strip() for part in str(value).split(",")]
     text = value if isinstance(value, str) else str(value)
     if kind == "path":

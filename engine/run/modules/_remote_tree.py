@@ -1,8 +1,11 @@
 """copy with ``remote_src`` and a directory ``src``: the copy module itself copies the tree on the
 host, not the action file by file. It compares the trees as :class:`filecmp.dircmp` does (a file of
 the same size and modification time is the same file, without reading it; the usual version-control
-and cache directories are left out), copies what differs or is missing with its mode, and reports
-the directory, without checksums or a diff."""
+and cache directories are left out), copies what differs or is missing with its mode, checks the
+owner and group of the whole tree (``chown_recursive``; the engine only accepts the current ones),
+and reports the directory, without checksums or a diff. A directory ``src`` onto an existing file
+has a checksum to compare (the file's) but none of its own: the module then moves the directory
+onto the file, which fails (a link there is first replaced by an empty file)."""
 
 from __future__ import annotations
 
@@ -13,8 +16,8 @@ import stat
 from typing import Any
 
 from engine.run.modules import ModuleContext
-from engine.run.modules._content import make_directories
-from engine.run.modules._files import path_facts, set_mode
+from engine.run.modules._content import make_directories, run_validate
+from engine.run.modules._files import backup, check_ownership, path_facts, set_mode
 
 
 def _target(src: str, dest: str) -> str:
@@ -24,11 +27,8 @@ def _target(src: str, dest: str) -> str:
 
 
 def handles(src: str, dest: str, params: dict[str, Any]) -> bool:
-    """Whether this module's copy of a tree applies: a directory source onto a directory, or a
-    path not there yet, without owners or groups to set."""
-    target = _target(src, dest)
-    return os.path.isdir(src) and params.get("owner") is None and params.get("group") is None and \
-        (os.path.isdir(target) or not os.path.lexists(target))
+    """Whether this module's copy of a directory source applies (always, for a directory)."""
+    return os.path.isdir(src)
 
 
 def copy_tree(src: str, dest: str, params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
@@ -43,6 +43,8 @@ def copy_tree(src: str, dest: str, params: dict[str, Any], ctx: ModuleContext) -
         make_directories(os.path.dirname(dest), params.get("directory_mode"))
         changed = True
     target = _target(src, dest)  # (dest made just now, if it was missing)
+    if os.path.islink(target) and params["follow"] and os.path.exists(target):
+        target = os.path.realpath(target)
     if os.path.exists(target) and not params["force"]:
         return path_facts({"msg": "file already exists", "src": src, "dest": target, "changed": False})
     if not os.path.exists(target) and not os.path.exists(os.path.dirname(target)):
@@ -50,13 +52,61 @@ def copy_tree(src: str, dest: str, params: dict[str, Any], ctx: ModuleContext) -
         return {"changed": False, "failed": True, "msg": f"Destination directory {missing} does not exist"}
     if not os.access(os.path.dirname(target) or ".", os.W_OK):
         return {"changed": False, "failed": True, "msg": f"Destination {os.path.dirname(target)} not writable"}
-    if os.path.isdir(dest) or not os.path.exists(dest):
+    if os.path.lexists(target) and not os.path.isdir(target):
+        failure = _onto_file(src, target, {**params, "mode": mode}, ctx.check_mode)
+        if failure is not None:
+            return failure
+        changed = True
+    elif os.path.isdir(dest) or not os.path.exists(dest):
         tree_src, tree_dest = src, dest
         if not src.endswith(os.sep):  # the directory itself, into dest
             tree_dest, tree_src = os.path.join(dest, os.path.basename(src)), os.path.join(src, "")
         changed = _copy_directory(tree_src, tree_dest, params["local_follow"], ctx.check_mode) or changed
+        if params.get("owner") is not None or params.get("group") is not None:
+            _check_tree_ownership(tree_dest, params.get("owner"), params.get("group"))
+    check_ownership(target, params.get("owner"), params.get("group"))
     changed = set_mode(target, mode, ctx.check_mode, None) or changed
     return path_facts({"dest": target, "src": src, "md5sum": None, "checksum": None, "changed": changed})
+
+
+def _onto_file(src: str, target: str, params: dict[str, Any], check_mode: bool) -> dict[str, Any] | None:
+    """The module's way with a directory ``src`` and a ``target`` that is no directory: the
+    checksums differ, so (outside check mode) it backs the target up, turns a link into an empty
+    file, runs ``validate`` on the directory (its mode set first), and moves the directory onto
+    the target, which the system refuses; raised as the module's unhandled error ("Could not
+    replace ..."). In check mode: a change (None: no failure of the module's own)."""
+    if check_mode:
+        return None
+    if params["backup"] and os.path.exists(target):
+        backup(target)
+    if os.path.islink(target):
+        os.unlink(target)
+        open(target, "w").close()  # noqa: SIM115 - the module leaves an empty file there
+    if params.get("validate"):
+        set_mode(src, params["mode"], False, None)
+        if "%s" not in params["validate"]:
+            return {"changed": False, "failed": True, "msg": f"validate must contain %s: {params['validate']}"}
+        done = run_validate(params["validate"] % src)
+        if isinstance(done, dict):
+            return done
+        if done.returncode != 0:
+            return {"changed": False, "failed": True, "msg": "failed to validate", "exit_status": done.returncode,
+                    "stdout": done.stdout, "stderr": done.stderr}
+    source = os.fsencode(src)
+    try:
+        os.rename(source, os.fsencode(target))
+    except OSError as exc:
+        raise RuntimeError(f"Could not replace {target!r} with {source!r}: {exc}") from exc
+    return None
+
+
+def _check_tree_ownership(root: str, owner: Any, group: Any) -> None:
+    """``chown_recursive`` over the copied tree (what exists of it: nothing in check mode)."""
+    if not os.path.isdir(root):
+        return
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in [dirpath, *(os.path.join(dirpath, entry) for entry in (*dirnames, *filenames))]:
+            check_ownership(name, owner, group)
 
 
 def _copy_directory(src: str, dest: str, local_follow: bool, check_mode: bool) -> bool:

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import Arg, module_args, validate
 from engine.run.modules._files import checksum, symbolic_mode
 from engine.run.modules.stat import ALGORITHMS
 
@@ -159,16 +159,22 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if params["mode"] and not isinstance(params["mode"], str):
         return {"changed": False, "failed": True, "msg": "argument 'mode' is not a string and conversion is not "
                 f"allowed, value is of type {type(params['mode']).__name__}"}
+    # the elements are of type path (expanded); the patterns the module fills in stay in its params,
+    # which its results show as their invocation
+    params["paths"] = [os.path.expanduser(os.path.expandvars(p)) if isinstance(p, str) else p
+                       for p in params["paths"]]
     if not params["patterns"]:
         params["patterns"] = [".*"] if params["use_regex"] else ["*"]
+    invocation = module_args(args, SPEC, params)
     try:
         age = _quantity(params["age"], r"^(-?\d+)(s|m|h|d|w)?$", _AGE_UNITS, "age")
         size = _quantity(params["size"], r"^(-?\d+)(b|k|m|g|t)?$", _SIZE_UNITS, "size")
     except _Failure as failure:
-        return failure.result
+        return {**failure.result, "invocation": invocation}
     limit = params["limit"]
     if limit is not None and limit <= 0:
-        return {"changed": False, "failed": True, "msg": f"limit cannot be {limit} (use None for unlimited)"}
+        return {"changed": False, "failed": True, "msg": f"limit cannot be {limit} (use None for unlimited)",
+                "invocation": invocation}
     files: list[dict[str, Any]] = []
     skipped: dict[str, str] = {}
     warnings: list[str] = []
@@ -180,7 +186,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
             return
         raise exc
 
-    for top in (os.path.expanduser(os.path.expandvars(p)) for p in params["paths"]):
+    for top in params["paths"]:
         try:
             if not os.path.isdir(top):
                 raise ModuleError(f"'{top}' is not a directory")
@@ -217,7 +223,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if warnings:
         msg = "Not all paths examined, check warnings for details"
     result = {"files": files, "changed": False, "msg": msg, "matched": len(files), "examined": looked,
-              "skipped_paths": skipped}
+              "skipped_paths": skipped, "invocation": invocation}
     if warnings:
         result["warnings"] = warnings
     return result
