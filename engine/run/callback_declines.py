@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterable
 
 from engine.config import config_value
+from engine.files import read_text
 
 CLASS_NAME = "CallbackModule"
 
@@ -44,10 +45,9 @@ def declined_callbacks(directories: Iterable[str]) -> list[tuple[str, None]]:
 
 def _stays_out(path: str) -> bool:
     """Whether the plugin's class says it is a stdout callback or needs enabling (read literally)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            tree = ast.parse(handle.read(), path)
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+    try:  # bounded, and a regular file only; a parse too deep for Python's parser is unreadable too
+        tree = ast.parse(read_text(path), path)
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError, MemoryError):
         return False
     cls = next((node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == CLASS_NAME), None)
     if cls is None:

@@ -5,6 +5,7 @@ callback by its name."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,11 @@ def test_a_role_plugin_and_the_configured_path_count(project: Path, monkeypatch:
 
 def test_no_callback_directory_declines_nothing(project: Path) -> None:
     assert _declined(project) == []
+
+
+def test_a_plugin_too_deep_or_too_large_to_read_declines_without_a_traceback(project: Path) -> None:
+    write(project, {"callback_plugins/deep.py": NEEDS_ENABLING + "X = " + "-" * 200_000 + "1\n"})
+    (project / "callback_plugins" / "fifo.py").unlink(missing_ok=True)
+    os.mkfifo(project / "callback_plugins" / "fifo.py")  # not a regular file: skipped, never waited on
+    declined = _declined(project)
+    assert len(declined) == 1 and "callback_plugins/deep.py" in declined[0]
