@@ -108,7 +108,11 @@ def task_context(role_path: str | None, task_file: str | None, basedir: str, act
 
 # -- helpers (LookupBase) ---------------------------------------------------------------------
 def _read_text(path: str) -> str:
+    from engine.run.vault_declines import NO_SECRETS, is_vaulted
+
     path = os.path.normpath(path)  # DataLoader reads the path_dwim of what it is given
+    if is_vaulted(path):  # a file outside the directories declined before the run: no secrets here
+        raise LookupFailure(NO_SECRETS)
     try:
         with open(path, "rb") as handle:
             return handle.read().decode("utf-8", errors="surrogateescape")

@@ -70,8 +70,10 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
         from engine.config import AnsibleConfig
         from engine.run.callback_declines import declined_callbacks
         from engine.run.setting_declines import declined_settings
+        from engine.run.vault_declines import declined_vault
 
         plan.unsupported += declined_settings()
+        plan.unsupported += declined_vault(_controller_directories(plan))
         plugins = plan.playbook.plugins
         plan.unsupported += declined_callbacks([*AnsibleConfig.load().callback_plugins,
                                                 *(plugins.callback_paths if plugins is not None else [])])
@@ -136,6 +138,20 @@ def unsupported_keywords(book: Playbook) -> list[tuple[str, Span | None]]:
         if isinstance(become, Sourced) and become_refusal(become.value, getattr(user, "value", None)):
             note("become", become.frame.keyword_spans.get("become") or become.frame.span, become.frame)
     return list(found.values())
+
+
+def _controller_directories(plan: Plan) -> list[str]:
+    """Where a run reads controller files from: each playbook's directory, each role's, each
+    inventory source's (its own, or the one a file source is in)."""
+    import os
+
+    found = [os.path.dirname(os.path.abspath(plan.playbook.path))]
+    found += [os.path.dirname(play.span.file) for play in plan.playbook.plays if play.span is not None]
+    found += [task.role.path for task in every_task(plan.playbook) if task.role is not None and task.role.path]
+    for source in plan.inventory.sources:
+        if os.path.isdir(source) or os.path.isfile(source):  # not a host list ("a,b,")
+            found.append(source if os.path.isdir(source) else os.path.dirname(os.path.abspath(source)))
+    return found
 
 
 def _known(action: str, has_module: Callable[[str], bool]) -> bool:

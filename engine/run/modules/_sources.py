@@ -37,22 +37,37 @@ def source_candidates(src: str, subdir: str, search_paths: list[str]) -> list[st
     return found + [os.path.join(basedir, subdir, src), os.path.join(basedir, src)]
 
 
-def find_source(src: str, subdir: str, search_paths: list[str], uncaught: bool = False) -> str:
+def find_source(src: str, subdir: str, search_paths: list[str], uncaught: bool = False,
+                decrypt: object = True) -> str:
     """The file or directory ``src`` names; :class:`ModuleError` when there is none. ``uncaught``:
     the action lets ``_find_needle``'s AnsibleFileNotFound out (unarchive, uri), so the task
-    fails with it ("Task failed: ..."), where others re-raise it as their own failure."""
+    fails with it ("Task failed: ..."), where others re-raise it as their own failure. A
+    vault-encrypted file fails the task unless ``decrypt`` is off, as ``get_real_file`` does
+    without vault secrets (a run with any is declined before it starts, engine.run.vault_declines)."""
     if os.path.isabs(src):
         if os.path.exists(src):
-            return src
+            return decryptable(src, decrypt, uncaught)
         missing = not_found_message(src)
     else:
         candidates = source_candidates(src, subdir, search_paths)
         found = next((candidate for candidate in candidates if os.path.exists(candidate)), None)
         if found is not None:
-            return found
+            return decryptable(found, decrypt, uncaught)
         missing = not_found_message(src, candidates)
     # the action looks for its source before it runs any module
     raise ModuleError(f"Task failed: {missing}" if uncaught else missing, before_module({}))
+
+
+def decryptable(path: str, decrypt: object, uncaught: bool = True) -> str:
+    """``path``, unless it is a vault-encrypted file to decrypt: the task fails, in ansible's words
+    (``uncaught`` as for :func:`find_source`)."""
+    from engine.booleans import boolean
+    from engine.run.vault_declines import is_vaulted
+
+    if is_vaulted(path) and boolean(decrypt, strict=False):
+        message = f"A vault password or secret must be specified to decrypt {path}"
+        raise ModuleError(f"Task failed: {message}" if uncaught else message, before_module({}))
+    return path
 
 
 def source_search_paths(task: Task, basedir: str) -> list[str]:

@@ -15,7 +15,7 @@ from engine.run.modules import file as file_module
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._content import ensure_invocation, known_arguments, put, refused_arguments
 from engine.run.modules._files import remote_stat_failure
-from engine.run.modules._sources import find_source
+from engine.run.modules._sources import decryptable, find_source
 
 SPEC = {
     "src": Arg(type="path"),
@@ -186,10 +186,11 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
             return {"changed": False, "failed": True, "msg": f"Destination directory {directory} does not exist"}
     else:
         try:
-            source = find_source(src, "files", ctx.search_paths)
+            source = find_source(src, "files", ctx.search_paths, decrypt=False)
         except ModuleError as exc:
             return before_module({"changed": False, "failed": True,
                                   "msg": f"Unexpected AnsibleActionFail error: {exc}"})
+        decryptable(source, params["decrypt"])  # get_real_file's failure is the task's own
     if src.endswith("/") and not source.endswith("/"):
         source += "/"
     result = _copy_source(source, dest, params, ctx, None if params["remote_src"] else action_args)

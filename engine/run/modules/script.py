@@ -48,7 +48,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if not parts:
         raise ModuleError("script needs the path of a script")
     try:
-        source = find_source(parts[0], "files", ctx.search_paths)
+        source = find_source(parts[0], "files", ctx.search_paths, decrypt=params["decrypt"])
     except ModuleError as exc:
         return {"changed": False, "failed": True, "msg": str(exc)}
     if ctx.check_mode:

@@ -160,7 +160,7 @@ def run(args: dict[str, Any], ctx: ModuleContext, action: str = "unarchive") -> 
         if "://" in src:
             return {"changed": False, "failed": True,
                     "msg": f"Unsupported option, an URI src ({src}) is only supported when remote_src is True"}
-        src = find_source(src, "files", ctx.search_paths, uncaught=True)
+        src = find_source(src, "files", ctx.search_paths, uncaught=True, decrypt=params["decrypt"])
     elif "://" in src:
         raise ModuleError("playbook-ls's engine does not download an unarchive src; "
                           "run with --engine ansible to use ansible-playbook")

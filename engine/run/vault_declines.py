@@ -1,0 +1,122 @@
+"""Vault-encrypted content, declined before the run starts.
+
+ansible-playbook decrypts what ansible-vault encrypted wherever it reads it: a whole file (a vars
+file, ``include_vars``, group_vars, the source of ``copy``, ``template``, ``assemble``, ``script``
+and ``unarchive``, the ``file`` and ``template`` lookups) and a ``!vault`` value, with the secrets
+it was given (``vault_password_file``, ``vault_identity_list``, ``--vault-password-file``); without
+any, each of those reads fails the task or stops the run in words of its own. The engine never
+decrypts (its values stay encrypted, engine.values.Vault), so a run that may read such content is
+declined and ``--engine auto`` hands it to ansible-playbook:
+
+- vault secrets configured (a password file may also be a script ansible runs to get them);
+- a vault-encrypted file, or a YAML file with a ``!vault`` value, in a directory the run reads
+  controller files from: each playbook's, each role's, each inventory source's. A file named by a
+  template may be anywhere below them, so every file there is looked at: its first bytes, and a
+  YAML-like file's text for the ``!vault`` tag.
+
+A file read from elsewhere (an absolute path) is caught where the engine reads it
+(:func:`refuse_vaulted`): the task fails as ansible's would without secrets.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+
+from engine import files
+from engine.config import config_value
+
+VAULT_HEADER = b"$ANSIBLE_VAULT;"
+NO_SECRETS = "Attempting to decrypt but no vault secrets found."
+MAX_FILES = 20_000  # files looked at per run: a tree past it is left to the reads' own check
+YAML_LIKE_BYTES = 2 * 1024 * 1024  # a vars file past this size is looked at for its header only
+_YAML_LIKE = ("", ".yml", ".yaml", ".json")  # group_vars/all, with no extension, is YAML too
+_VAULT_TAG = re.compile(rb"(?:^|[\s:\[{,-])!vault(?:\s|$)", re.MULTILINE)
+# (environment variable, ansible.cfg key) of the settings that give ansible vault secrets
+_SECRETS = (("ANSIBLE_VAULT_PASSWORD_FILE", "vault_password_file"),
+            ("ANSIBLE_VAULT_IDENTITY_LIST", "vault_identity_list"))
+
+
+def declined_vault(directories: Iterable[str]) -> list[tuple[str, None]]:
+    """(what, None) for vault secrets configured, or the first vault-encrypted content found in
+    ``directories`` (each walked once, nested ones with their parent)."""
+    for env, key in _SECRETS:
+        value = config_value(env, "defaults", key)
+        if value is not None and value.strip(" ,"):
+            return [(f"vault secrets (the setting {key} = {value.strip()}, [defaults] of ansible.cfg or {env}): "
+                     "the engine never decrypts", None)]
+    found = next(_vaulted_files(_outermost(directories)), None)
+    if found is None:
+        return []
+    return [(f"{found}: the engine never decrypts; ansible-playbook decrypts it with its vault secrets, "
+             "or fails without them", None)]
+
+
+def is_vaulted(path: str) -> bool:
+    """Whether ``path`` is a regular file ansible-vault encrypted whole."""
+    try:
+        return _header(path)
+    except OSError:
+        return False
+
+
+def refuse_vaulted(path: str) -> None:
+    """Raise ``OSError`` with ansible's words when ``path`` is a vault-encrypted file: the engine
+    has no vault secrets, as ansible has none when the run was not declined."""
+    if is_vaulted(path):
+        raise OSError(NO_SECRETS)
+
+
+def _header(path: str) -> bool:
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    descriptor = os.open(path, flags)  # non-blocking: a FIFO must not wait for a writer
+    try:
+        if not _regular(descriptor):
+            return False
+        return os.read(descriptor, len(VAULT_HEADER)) == VAULT_HEADER
+    finally:
+        os.close(descriptor)
+
+
+def _regular(descriptor: int) -> bool:
+    import stat
+
+    return stat.S_ISREG(os.fstat(descriptor).st_mode)
+
+
+def _outermost(directories: Iterable[str]) -> list[str]:
+    """The distinct directories, absolute, without those inside another of them."""
+    unique = sorted({os.path.realpath(d) for d in directories if d and os.path.isdir(d)})
+    kept: list[str] = []
+    for directory in unique:
+        if not any(os.path.commonpath([directory, parent]) == parent for parent in kept):
+            kept.append(directory)
+    return kept
+
+
+def _vaulted_files(roots: list[str]) -> Iterator[str]:
+    seen = 0
+    for root in roots:
+        for directory, subdirectories, names in os.walk(root):
+            subdirectories[:] = sorted(d for d in subdirectories if not d.startswith("."))
+            for name in sorted(names):
+                seen += 1
+                if seen > MAX_FILES:
+                    return
+                path = os.path.join(directory, name)
+                what = _vault_in(path, name)
+                if what:
+                    yield f"{what} {path}"
+
+
+def _vault_in(path: str, name: str) -> str:
+    """What vault content the file holds: "the vault-encrypted file", "a !vault value in", or ""."""
+    try:
+        if _header(path):
+            return "the vault-encrypted file"
+        if os.path.splitext(name)[1].lower() not in _YAML_LIKE:
+            return ""
+        return "a !vault value in" if _VAULT_TAG.search(files.read_bytes(path, limit=YAML_LIKE_BYTES)) else ""
+    except OSError:  # unreadable or not a regular file (for the run too), or a YAML file past the
+        return ""  # size looked at for the tag (its header was)
