@@ -41,16 +41,23 @@ _SECRETS = (("ANSIBLE_VAULT_PASSWORD_FILE", "vault_password_file"),
 def declined_vault(directories: Iterable[str]) -> list[tuple[str, None]]:
     """(what, None) for vault secrets configured, or the first vault-encrypted content found in
     ``directories`` (each walked once, nested ones with their parent)."""
-    for env, key in _SECRETS:
-        value = config_value(env, "defaults", key)
-        if value is not None and value.strip(" ,"):
-            return [(f"vault secrets (the setting {key} = {value.strip()}, [defaults] of ansible.cfg or {env}): "
-                     "the engine never decrypts", None)]
+    secrets = configured_secrets()
+    if secrets is not None:
+        return [(f"vault secrets ({secrets}): the engine never decrypts", None)]
     found = next(_vaulted_files(_outermost(directories)), None)
     if found is None:
         return []
     return [(f"{found}: the engine never decrypts; ansible-playbook decrypts it with its vault secrets, "
              "or fails without them", None)]
+
+
+def configured_secrets() -> str | None:
+    """The setting that gives ansible vault secrets, named with its value; None when none does."""
+    for env, key in _SECRETS:
+        value = config_value(env, "defaults", key)
+        if value is not None and value.strip(" ,"):
+            return f"the setting {key} = {value.strip()}, [defaults] of ansible.cfg or {env}"
+    return None
 
 
 def is_vaulted(path: str) -> bool:

@@ -26,7 +26,18 @@ EXIT_OPTIONS = 5
 """ansible's exit code for a configuration value it refuses (``AnsibleOptionsError``)."""
 
 
-def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, Any], str | None]:
+class ExtraVarsProblem(str):
+    """What is wrong with a ``-e`` value, and the exit code ansible-playbook stops with for it."""
+
+    exit_code = EXIT_OPTIONS
+
+    def __new__(cls, message: str, exit_code: int = EXIT_OPTIONS) -> ExtraVarsProblem:
+        problem = super().__new__(cls, message)
+        problem.exit_code = exit_code
+        return problem
+
+
+def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, Any], ExtraVarsProblem | None]:
     """``-e`` values: ``@file``, YAML/JSON text, or ``key=value`` words."""
     from engine.loading.actions import ActionError, parse_kv
     from engine.parsing.source import parse_text
@@ -35,23 +46,40 @@ def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, A
     for value in values:
         if value.startswith("@"):
             loaded = cache.load(value[1:])
-            if loaded.error:
-                return result, str(loaded.error)
+            if loaded.error:  # a file it cannot read is AnsibleFileNotFound (1), bad YAML a parser error (4)
+                unread = loaded.error.message.startswith("cannot read file")
+                return result, ExtraVarsProblem(str(loaded.error), 1 if unread else 4)
+            if isinstance(loaded.data, str) and loaded.data.startswith("$ANSIBLE_VAULT;"):
+                return result, _vaulted_extra_vars(value[1:])
             data = loaded.data
         elif value.lstrip().startswith(("{", "[")):
             loaded = parse_text(value, "<extra vars>")
             if loaded.error:
-                return result, f"invalid extra vars {value!r}: {loaded.error.message}"
+                return result, ExtraVarsProblem(f"invalid extra vars {value!r}: {loaded.error.message}")
             data = loaded.data
         else:
             try:
                 data = parse_kv(value, check_raw=False)
             except ActionError as exc:
-                return result, f"invalid extra vars {value!r}: {exc}"
+                return result, ExtraVarsProblem(f"invalid extra vars {value!r}: {exc}")
             data.pop("_raw_params", None)
         if isinstance(data, dict):
             result.update(_sourced_names(data, value))
     return result, None
+
+
+def _vaulted_extra_vars(path: str) -> ExtraVarsProblem:
+    """A ``-e @file`` ansible-vault encrypted whole: ansible-playbook decrypts it with its vault
+    secrets or stops without them (exit 1); playbook-ls never decrypts, so with secrets configured
+    its values are the run's only, and nothing is listed or planned on a guess."""
+    from engine.run.vault_declines import NO_SECRETS, configured_secrets
+
+    secrets = configured_secrets()
+    if secrets is None:
+        return ExtraVarsProblem(f"{path}: {NO_SECRETS} Give ansible its vault secrets, or the file decrypted.", 1)
+    return ExtraVarsProblem(f"{path} is vault-encrypted ({secrets} gives ansible its secrets): playbook-ls never "
+                            "decrypts, so it cannot know these extra vars; use ansible-playbook, or pass the "
+                            "values it needs another way", 1)
 
 
 CLI_EXTRA_VARS = "<CLI option '-e'>"
@@ -87,7 +115,7 @@ def run_listing(args: Namespace | SimpleNamespace) -> int:
         return _error(config.errors[0], EXIT_OPTIONS)
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache)
     if problem:
-        return _error(problem, 5)
+        return _error(problem, problem.exit_code)
     resolver = Resolver(sources=cache, config=config, extra_vars=extra_vars, follow_dynamic=False)
     # ansible-playbook looks a name up as a collection playbook (ns.coll.name) first, in the
     # configured collections only; a file's directory then offers its collections/ to all
