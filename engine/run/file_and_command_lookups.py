@@ -108,7 +108,7 @@ def task_context(role_path: str | None, task_file: str | None, basedir: str, act
 
 # -- helpers (LookupBase) ---------------------------------------------------------------------
 def _read_text(path: str) -> str:
-    from engine.run.vault_declines import NO_SECRETS, is_vaulted
+    from engine.vault import NO_SECRETS, is_vaulted
 
     path = os.path.normpath(path)  # DataLoader reads the path_dwim of what it is given
     if is_vaulted(path):  # a file outside the directories declined before the run: no secrets here

@@ -15,7 +15,7 @@ declined and ``--engine auto`` hands it to ansible-playbook:
   YAML-like file's text for the ``!vault`` tag.
 
 A file read from elsewhere (an absolute path) is caught where the engine reads it
-(:func:`refuse_vaulted`): the task fails as ansible's would without secrets.
+(engine.vault.is_vaulted): the task fails as ansible's would without secrets.
 """
 
 from __future__ import annotations
@@ -25,17 +25,12 @@ import re
 from collections.abc import Iterable, Iterator
 
 from engine import files
-from engine.config import config_value
+from engine.vault import configured_secrets, is_vaulted
 
-VAULT_HEADER = b"$ANSIBLE_VAULT;"
-NO_SECRETS = "Attempting to decrypt but no vault secrets found."
 MAX_FILES = 20_000  # files looked at per run: a tree past it is left to the reads' own check
 YAML_LIKE_BYTES = 2 * 1024 * 1024  # a vars file past this size is looked at for its header only
 _YAML_LIKE = ("", ".yml", ".yaml", ".json")  # group_vars/all, with no extension, is YAML too
 _VAULT_TAG = re.compile(rb"(?:^|[\s:\[{,-])!vault(?:\s|$)", re.MULTILINE)
-# (environment variable, ansible.cfg key) of the settings that give ansible vault secrets
-_SECRETS = (("ANSIBLE_VAULT_PASSWORD_FILE", "vault_password_file"),
-            ("ANSIBLE_VAULT_IDENTITY_LIST", "vault_identity_list"))
 
 
 def declined_vault(directories: Iterable[str]) -> list[tuple[str, None]]:
@@ -49,47 +44,6 @@ def declined_vault(directories: Iterable[str]) -> list[tuple[str, None]]:
         return []
     return [(f"{found}: the engine never decrypts; ansible-playbook decrypts it with its vault secrets, "
              "or fails without them", None)]
-
-
-def configured_secrets() -> str | None:
-    """The setting that gives ansible vault secrets, named with its value; None when none does."""
-    for env, key in _SECRETS:
-        value = config_value(env, "defaults", key)
-        if value is not None and value.strip(" ,"):
-            return f"the setting {key} = {value.strip()}, [defaults] of ansible.cfg or {env}"
-    return None
-
-
-def is_vaulted(path: str) -> bool:
-    """Whether ``path`` is a regular file ansible-vault encrypted whole."""
-    try:
-        return _header(path)
-    except OSError:
-        return False
-
-
-def refuse_vaulted(path: str) -> None:
-    """Raise ``OSError`` with ansible's words when ``path`` is a vault-encrypted file: the engine
-    has no vault secrets, as ansible has none when the run was not declined."""
-    if is_vaulted(path):
-        raise OSError(NO_SECRETS)
-
-
-def _header(path: str) -> bool:
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    descriptor = os.open(path, flags)  # non-blocking: a FIFO must not wait for a writer
-    try:
-        if not _regular(descriptor):
-            return False
-        return os.read(descriptor, len(VAULT_HEADER)) == VAULT_HEADER
-    finally:
-        os.close(descriptor)
-
-
-def _regular(descriptor: int) -> bool:
-    import stat
-
-    return stat.S_ISREG(os.fstat(descriptor).st_mode)
 
 
 def _outermost(directories: Iterable[str]) -> list[str]:
@@ -120,7 +74,7 @@ def _vaulted_files(roots: list[str]) -> Iterator[str]:
 def _vault_in(path: str, name: str) -> str:
     """What vault content the file holds: "the vault-encrypted file", "a !vault value in", or ""."""
     try:
-        if _header(path):
+        if is_vaulted(path):
             return "the vault-encrypted file"
         if os.path.splitext(name)[1].lower() not in _YAML_LIKE:
             return ""

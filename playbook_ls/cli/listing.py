@@ -41,6 +41,7 @@ def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, A
     """``-e`` values: ``@file``, YAML/JSON text, or ``key=value`` words."""
     from engine.loading.actions import ActionError, parse_kv
     from engine.parsing.source import parse_text
+    from engine.vault import is_encrypted_text
 
     result: dict[str, Any] = {}
     for value in values:
@@ -49,7 +50,7 @@ def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, A
             if loaded.error:  # a file it cannot read is AnsibleFileNotFound (1), bad YAML a parser error (4)
                 unread = loaded.error.message.startswith("cannot read file")
                 return result, ExtraVarsProblem(str(loaded.error), 1 if unread else 4)
-            if isinstance(loaded.data, str) and loaded.data.startswith("$ANSIBLE_VAULT;"):
+            if is_encrypted_text(loaded.data):
                 return result, _vaulted_extra_vars(value[1:])
             data = loaded.data
         elif value.lstrip().startswith(("{", "[")):
@@ -72,7 +73,7 @@ def _vaulted_extra_vars(path: str) -> ExtraVarsProblem:
     """A ``-e @file`` ansible-vault encrypted whole: ansible-playbook decrypts it with its vault
     secrets or stops without them (exit 1); playbook-ls never decrypts, so with secrets configured
     its values are the run's only, and nothing is listed or planned on a guess."""
-    from engine.run.vault_declines import NO_SECRETS, configured_secrets
+    from engine.vault import NO_SECRETS, configured_secrets
 
     secrets = configured_secrets()
     if secrets is None:

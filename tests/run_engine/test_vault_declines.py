@@ -16,8 +16,9 @@ from engine.run.file_and_command_lookups import _read_text
 from engine.run.modules import ModuleError
 from engine.run.modules._sources import find_source
 from engine.run.preflight import make_run_plan, unknown_module_problems
-from engine.run.vault_declines import NO_SECRETS, declined_vault
+from engine.run.vault_declines import declined_vault
 from engine.templating.pure_lookups import LookupFailure
+from engine.vault import NO_SECRETS
 
 VAULTED = "$ANSIBLE_VAULT;1.1;AES256\n6162636465666768\n"
 INLINE = "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162636465666768\n"

@@ -62,7 +62,7 @@ def decryptable(path: str, decrypt: object, uncaught: bool = True) -> str:
     """``path``, unless it is a vault-encrypted file to decrypt: the task fails, in ansible's words
     (``uncaught`` as for :func:`find_source`)."""
     from engine.booleans import boolean
-    from engine.run.vault_declines import is_vaulted
+    from engine.vault import is_vaulted
 
     if is_vaulted(path) and boolean(decrypt, strict=False):
         message = f"A vault password or secret must be specified to decrypt {path}"

@@ -1,0 +1,50 @@
+"""What playbook-ls knows of ansible-vault without decrypting anything: whether a file is encrypted
+whole, and whether ansible would have vault secrets to decrypt it with.
+
+playbook-ls never decrypts. Where ansible-playbook has no secrets, reading encrypted content fails
+in its words (:data:`NO_SECRETS`); where it has some, what the content holds is known to the run only.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from engine.config import config_value
+
+HEADER = "$ANSIBLE_VAULT;"
+NO_SECRETS = "Attempting to decrypt but no vault secrets found."
+# (environment variable, ansible.cfg key in [defaults]) of the settings that give ansible secrets
+_SECRETS = (("ANSIBLE_VAULT_PASSWORD_FILE", "vault_password_file"),
+            ("ANSIBLE_VAULT_IDENTITY_LIST", "vault_identity_list"))
+
+
+def configured_secrets() -> str | None:
+    """The setting that gives ansible vault secrets, named with its value; None when none does."""
+    for env, key in _SECRETS:
+        value = config_value(env, "defaults", key)
+        if value is not None and value.strip(" ,"):
+            return f"the setting {key} = {value.strip()}, [defaults] of ansible.cfg or {env}"
+    return None
+
+
+def is_encrypted_text(data: object) -> bool:
+    """Whether loaded YAML ``data`` is a whole file's ciphertext (it loads as one string)."""
+    return isinstance(data, str) and data.startswith(HEADER)
+
+
+def is_vaulted(path: str) -> bool:
+    """Whether ``path`` is a regular file ansible-vault encrypted whole (read without blocking on
+    a FIFO, only as far as the header)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return False
+        return os.read(descriptor, len(HEADER)) == HEADER.encode()
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
