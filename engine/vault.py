@@ -20,11 +20,17 @@ _SECRETS = (("ANSIBLE_VAULT_PASSWORD_FILE", "vault_password_file"),
 
 
 def configured_secrets() -> str | None:
-    """The setting that gives ansible vault secrets, named with its value; None when none does."""
+    """The setting that gives ansible vault secrets (or has it ask for a password), named with its
+    value; None when none does."""
+    from engine.booleans import boolean
+
     for env, key in _SECRETS:
         value = config_value(env, "defaults", key)
         if value is not None and value.strip(" ,"):
             return f"the setting {key} = {value.strip()}, [defaults] of ansible.cfg or {env}"
+    asks = config_value("ANSIBLE_ASK_VAULT_PASS", "defaults", "ask_vault_pass")
+    if asks is not None and boolean(asks):
+        return f"the setting ask_vault_pass = {asks.strip()}, [defaults] of ansible.cfg or ANSIBLE_ASK_VAULT_PASS"
     return None
 
 

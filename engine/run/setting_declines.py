@@ -6,8 +6,12 @@ auto`` hands it to ansible-playbook) where they differ from their defaults:
   callback or ``[diff]`` ``context`` set otherwise (``[diff] always`` is the default of ``--diff``,
   engine.launch.prompting.given_diff);
 - what changes templating: Jinja extensions (``jinja2_extensions``: Python modules ansible
-  imports, which the engine neither has nor imports) and ``allow_broken_conditionals`` (a
-  non-boolean conditional taken for its truth instead of failing).
+  imports, which the engine neither has nor imports), ``allow_broken_conditionals`` (a
+  non-boolean conditional taken for its truth instead of failing) and ``allow_embedded_templates``;
+- what changes what a run does or leaves behind: ``executable`` (the shell of ``shell`` tasks),
+  ``no_log`` for every task, retry files, ``playbook_vars_root``, the task debugger, ansible's
+  debug output, and passwords asked for or read from files (``ask_pass``, ``become_ask_pass``,
+  ``become_password_file``, ``connection_password_file``), ``become_exe`` and ``become_flags``.
 
 Each setting is read as ansible reads it (engine.config.config_value: the environment first,
 then ansible.cfg); a value equal to the default, written or not, changes nothing."""
@@ -36,6 +40,13 @@ _FLAGS: tuple[tuple[str, str, str, bool | None], ...] = (
     ("ANSIBLE_SYSTEM_WARNINGS", "defaults", "system_warnings", True),
     ("ANSIBLE_ALLOW_BROKEN_CONDITIONALS", "defaults", "allow_broken_conditionals", False),
     ("ANSIBLE_ANY_ERRORS_FATAL", "defaults", "any_errors_fatal", False),
+    ("ANSIBLE_ALLOW_EMBEDDED_TEMPLATES", "defaults", "allow_embedded_templates", True),
+    ("ANSIBLE_NO_LOG", "defaults", "no_log", False),  # every result censored
+    ("ANSIBLE_RETRY_FILES_ENABLED", "defaults", "retry_files_enabled", False),  # a .retry file written
+    ("ANSIBLE_DEBUG", "defaults", "debug", False),
+    ("ANSIBLE_ENABLE_TASK_DEBUGGER", "defaults", "enable_task_debugger", False),
+    ("ANSIBLE_ASK_PASS", "defaults", "ask_pass", False),  # ansible prompts for passwords first
+    ("ANSIBLE_BECOME_ASK_PASS", "privilege_escalation", "become_ask_pass", False),
 )
 # settings followed with their default values only: (environment variable, section, key, the
 # values that are the default; () where any value but an empty one changes something)
@@ -55,6 +66,12 @@ _VALUES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("ANSIBLE_TASK_TIMEOUT", "defaults", "task_timeout", ("0",)),
     ("ANSIBLE_POLL_INTERVAL", "defaults", "poll_interval", ("15",)),  # an async task's poll without one
     ("ANSIBLE_VERBOSITY", "defaults", "verbosity", ("0",)),  # as -v: ansible's verbose text
+    ("ANSIBLE_EXECUTABLE", "defaults", "executable", ("/bin/sh",)),  # the shell commands run in
+    ("ANSIBLE_PLAYBOOK_VARS_ROOT", "defaults", "playbook_vars_root", ("top",)),  # which group_vars load
+    ("ANSIBLE_BECOME_PASSWORD_FILE", "defaults", "become_password_file", ()),
+    ("ANSIBLE_CONNECTION_PASSWORD_FILE", "defaults", "connection_password_file", ()),
+    ("ANSIBLE_BECOME_EXE", "privilege_escalation", "become_exe", ()),
+    ("ANSIBLE_BECOME_FLAGS", "privilege_escalation", "become_flags", ()),
 )
 # where ansible's Display looks for cowsay, which draws its banners unless nocows is on
 COW_PATHS = ("/usr/bin/cowsay", "/usr/games/cowsay", "/usr/local/bin/cowsay", "/opt/local/bin/cowsay")

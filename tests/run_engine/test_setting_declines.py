@@ -20,7 +20,12 @@ SETTINGS = ("ANSIBLE_STDOUT_CALLBACK", "ANSIBLE_CALLBACKS_ENABLED", "ANSIBLE_DIS
             "ANSIBLE_DUPLICATE_YAML_DICT_KEY", "ANSIBLE_CACHE_PLUGIN", "ANSIBLE_LOG_PATH", "ANSIBLE_MAX_DIFF_SIZE",
             "ANSIBLE_ACTION_WARNINGS", "ANSIBLE_SYSTEM_WARNINGS", "ANSIBLE_BECOME", "ANSIBLE_BECOME_USER",
             "ANSIBLE_BECOME_METHOD", "ANSIBLE_FACTS_MODULES", "ANSIBLE_TASK_TIMEOUT", "ANSIBLE_POLL_INTERVAL",
-            "ANSIBLE_VERBOSITY", "ANSIBLE_NOCOWS", "ANSIBLE_COW_PATH")
+            "ANSIBLE_VERBOSITY", "ANSIBLE_NOCOWS", "ANSIBLE_COW_PATH", "ANSIBLE_EXECUTABLE", "ANSIBLE_NO_LOG",
+            "ANSIBLE_RETRY_FILES_ENABLED", "ANSIBLE_PLAYBOOK_VARS_ROOT", "ANSIBLE_ALLOW_EMBEDDED_TEMPLATES",
+            "ANSIBLE_ENABLE_TASK_DEBUGGER", "ANSIBLE_DEBUG", "ANSIBLE_ASK_PASS", "ANSIBLE_BECOME_ASK_PASS",
+            "ANSIBLE_BECOME_PASSWORD_FILE", "ANSIBLE_CONNECTION_PASSWORD_FILE", "ANSIBLE_BECOME_EXE",
+            "ANSIBLE_BECOME_FLAGS", "ANSIBLE_ASK_VAULT_PASS", "ANSIBLE_VAULT_PASSWORD_FILE",
+            "ANSIBLE_VAULT_IDENTITY_LIST")
 
 
 @pytest.fixture
@@ -132,3 +137,22 @@ def test_verbosity_and_cowsay_from_settings_decline(project: Path, monkeypatch: 
     monkeypatch.setenv("ANSIBLE_COW_PATH", str(cow))
     assert ["cowsay's banners" in problem for problem in _declined(project)] == [True]
     assert _declined(project, "[defaults]\nnocows = 1\n") == []
+
+
+def test_settings_that_change_what_a_run_does_or_leaves_behind_decline(project: Path) -> None:
+    """The shell of shell tasks, no_log everywhere, retry files, which playbook group_vars load,
+    embedded templates, the debugger, passwords asked for or read from files."""
+    declined = _declined(project, "[defaults]\nexecutable = /bin/bash\nno_log = True\nretry_files_enabled = yes\n"
+                                  "playbook_vars_root = all\nallow_embedded_templates = False\n"
+                                  "enable_task_debugger = True\nbecome_password_file = pw.txt\n"
+                                  "[privilege_escalation]\nbecome_ask_pass = True\nbecome_flags = -E\n")
+    assert sorted(problem.split("the setting ")[1].split(" (")[0] for problem in declined) == [
+        "allow_embedded_templates = False", "become_ask_pass = True", "become_flags = -E",
+        "become_password_file = pw.txt", "enable_task_debugger = True", "executable = /bin/bash",
+        "no_log = True", "playbook_vars_root = all", "retry_files_enabled = yes"]
+    assert _declined(project, "[defaults]\nexecutable = /bin/sh\nplaybook_vars_root = top\nno_log = False\n") == []
+
+
+def test_asking_for_a_vault_password_declines_as_vault_secrets_do(project: Path) -> None:
+    declined = _declined(project, "[defaults]\nask_vault_pass = True\n")
+    assert len(declined) == 1 and "ask_vault_pass = True" in declined[0] and "never decrypts" in declined[0]
