@@ -33,6 +33,7 @@ from engine.inventory.vars_files import (
 )
 from engine.parsing.source import SourceCache
 from engine.records import NamedTuple
+from engine.vault import configured_secrets, is_vaulted
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -260,9 +261,17 @@ class _SourceReader:
         failures: list[SourceFailure] = []
         parsed = False
         available = self._plugins(source)
+        encrypted = os.path.isfile(source) and is_vaulted(source)
+        if encrypted and configured_secrets() is not None:  # ansible decrypts it: what it holds is the run's
+            self.data.current_source = None
+            self._not_run(source, f"dynamic inventory: {source} is vault-encrypted, and playbook-ls never decrypts")
+            return False
         for name, plugin in self.plugins:
             wants, parse = available[name]
             if not wants:
+                continue
+            if encrypted:  # every plugin's read of it fails: ansible has no vault secrets here
+                failures.append(SourceFailure(source, plugin, _no_secrets(name)))
                 continue
             before = self.data.variables_set
             try:
@@ -455,6 +464,13 @@ class _SourceReader:
         from engine.inventory.ini import parse_ini  # with ast and shlex: only for an INI source
 
         parse_ini(self.data, text, source)
+
+
+def _no_secrets(plugin: str) -> str:
+    """A plugin's failure on a vault-encrypted source when ansible has no vault secrets."""
+    from engine.vault import NO_SECRETS
+
+    return f"Failed to parse inventory: {NO_SECRETS}" if plugin == "ini" else NO_SECRETS
 
 
 def _plugin_config_file(source: str, extensions: Iterable[str] = YAML_FILENAME_EXTENSIONS) -> bool:
