@@ -73,7 +73,7 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
         from engine.run.vault_declines import declined_vault
 
         plan.unsupported += declined_settings()
-        plan.unsupported += declined_vault(_controller_directories(plan))
+        plan.unsupported += declined_vault(_controller_directories(plan), options.extra_vars)
         plugins = plan.playbook.plugins
         plan.unsupported += declined_callbacks([*AnsibleConfig.load().callback_plugins,
                                                 *(plugins.callback_paths if plugins is not None else [])])

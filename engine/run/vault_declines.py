@@ -33,17 +33,35 @@ _YAML_LIKE = ("", ".yml", ".yaml", ".json")  # group_vars/all, with no extension
 _VAULT_TAG = re.compile(rb"(?:^|[\s:\[{,-])!vault(?:\s|$)", re.MULTILINE)
 
 
-def declined_vault(directories: Iterable[str]) -> list[tuple[str, None]]:
-    """(what, None) for vault secrets configured, or the first vault-encrypted content found in
-    ``directories`` (each walked once, nested ones with their parent)."""
+def declined_vault(directories: Iterable[str], extra_vars: object = None) -> list[tuple[str, None]]:
+    """(what, None) for vault secrets configured, a ``!vault`` value among the extra vars, or the
+    first vault-encrypted content found in ``directories`` (each walked once, nested ones with
+    their parent)."""
     secrets = configured_secrets()
     if secrets is not None:
         return [(f"vault secrets ({secrets}): the engine never decrypts", None)]
+    if _holds_vault_value(extra_vars):
+        return [("a !vault value in the extra vars (-e): the engine never decrypts; ansible-playbook decrypts it "
+                 "with its vault secrets, or fails where it is used without them", None)]
     found = next(_vaulted_files(_outermost(directories)), None)
     if found is None:
         return []
     return [(f"{found}: the engine never decrypts; ansible-playbook decrypts it with its vault secrets, "
              "or fails without them", None)]
+
+
+def _holds_vault_value(value: object, depth: int = 0) -> bool:
+    from engine.values import VaultText
+
+    if isinstance(value, VaultText):
+        return True
+    if depth > 100:  # deeper than any variable people write: not looked into further
+        return False
+    if isinstance(value, dict):
+        return any(_holds_vault_value(item, depth + 1) for item in value.values())
+    if isinstance(value, list):
+        return any(_holds_vault_value(item, depth + 1) for item in value)
+    return False
 
 
 def _outermost(directories: Iterable[str]) -> list[str]:

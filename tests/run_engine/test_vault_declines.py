@@ -84,3 +84,14 @@ def test_a_vaulted_file_outside_is_the_tasks_failure_not_its_ciphertext(tmp_path
     with pytest.raises(ModuleError, match="A vault password or secret must be specified to decrypt"):
         find_source(secret, "files", [str(tmp_path)])
     assert find_source(secret, "files", [str(tmp_path)], decrypt=False) == secret  # copy's decrypt: false
+
+
+def test_a_vault_value_among_the_extra_vars_declines(project: Path) -> None:
+    from engine.values import VaultText
+
+    secret = VaultText("$ANSIBLE_VAULT;1.1;AES256")
+    plan = make_run_plan(RunOptions(playbook=str(project / "site.yml"), inventory=["localhost,"],
+                                    extra_vars={"db": {"users": [{"password": secret}]}}),
+                         has_module=lambda action: True)
+    declined = [str(problem) for problem in unknown_module_problems(plan) if "decrypt" in str(problem)]
+    assert len(declined) == 1 and "extra vars" in declined[0]
