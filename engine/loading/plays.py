@@ -258,15 +258,8 @@ class PlayLoading(FrameLoading):
         if ds.get("vars_files") in (None, []):
             return {}  # most plays: the variable sources' module is not even imported
         from engine.variables.sources import vars_files_found
-        from engine.vault import NO_SECRETS, configured_secrets, is_encrypted_text
 
         loaded: dict[str, Any] = {}
-        span = ds.value_spans.get("vars_files")
         for path in vars_files_found(ds.get("vars_files"), basedir, variables):
-            data = self.load_yaml(path, span)
-            if is_encrypted_text(data) and configured_secrets() is None:  # with secrets, the run's only
-                self.problem("vaulted-vars-file", f"Invalid vars_files file {path!r}.", span,
-                             "Give ansible its vault secrets (vault_password_file), or the file decrypted.",
-                             exit_code=1, after_load=True, chain=((NO_SECRETS, None, None),))
-            loaded.update(as_dict(data))
+            loaded.update(as_dict(self.load_yaml(path, ds.value_spans.get("vars_files"))))
         return loaded
