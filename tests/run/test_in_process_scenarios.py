@@ -35,8 +35,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
        "naming UndefinedMarker, the engine's undefined error" for mode in ("run", "check")},
     **{f"heldout22_vars_prompt_noninteractive_defaults-{mode}": "a prompt without a default answers 'None' in a "
        "run (do_var_prompt's to_text), the raw default in a listing" for mode in ("run", "check")},
-    "heldout22_copy_directory_mode_local_follow_links-run": "copy of a controller tree with local_follow false "
-    "copies a link's target; copy with follow true onto a link replaces the link",
 }
 
 
