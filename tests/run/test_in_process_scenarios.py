@@ -29,8 +29,6 @@ SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
 KNOWN_DIFFERENT: dict[str, str] = {
-    **{f"heldout22_lookups_varnames_vars_inventory_hostnames-{mode}": "the inventory_hostnames lookup is declined"
-       for mode in ("run", "check")},
     **{f"heldout22_errors_templating_messages_ignored-{mode}": "a list plus an undefined value: ansible's TypeError "
        "naming UndefinedMarker, the engine's undefined error" for mode in ("run", "check")},
     **{f"heldout22_vars_prompt_noninteractive_defaults-{mode}": "a prompt without a default answers 'None' in a "
