@@ -31,8 +31,6 @@ SCENARIOS = load_scenarios(None, DIRECTORY)
 KNOWN_DIFFERENT: dict[str, str] = {
     **{f"heldout22_errors_templating_messages_ignored-{mode}": "a list plus an undefined value: ansible's TypeError "
        "naming UndefinedMarker, the engine's undefined error" for mode in ("run", "check")},
-    **{f"heldout22_vars_prompt_noninteractive_defaults-{mode}": "a prompt without a default answers 'None' in a "
-       "run (do_var_prompt's to_text), the raw default in a listing" for mode in ("run", "check")},
 }
 
 
