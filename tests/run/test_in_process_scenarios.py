@@ -29,8 +29,6 @@ SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
 KNOWN_DIFFERENT: dict[str, str] = {
-    **{f"heldout22_errors_templating_messages_ignored-{mode}": "a list plus an undefined value: ansible's TypeError "
-       "naming UndefinedMarker, the engine's undefined error" for mode in ("run", "check")},
 }
 
 
