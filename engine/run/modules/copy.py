@@ -205,7 +205,9 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
         if not os.access(src, os.R_OK):
             return {"changed": False, "failed": True, "msg": f"Source {src} not readable"}
         if remote_tree.handles(src, dest, params):
-            return remote_tree.copy_tree(src, dest, params, ctx)
+            # the module's own local_follow has no default: unset, it is None (neither followed nor kept)
+            return remote_tree.copy_tree(src, dest, {**params, "local_follow": params["local_follow"]
+                                                     if "local_follow" in args else None}, ctx)
         source = src
         directory = os.path.dirname(dest)
         if not os.path.isdir(src) and not dest.endswith("/") and not os.path.exists(dest) \
