@@ -38,6 +38,9 @@ DECLINED_ARGUMENTS: dict[str, frozenset[str]] = {
                       "accept_hostkey", "accept_newhostkey"}),
     "get_url": frozenset({"client_cert", "client_key", "ca_path", "ciphers", "unix_socket", "use_gssapi"}),
     "uri": frozenset({"client_cert", "client_key", "ca_path", "ciphers", "unix_socket", "use_gssapi"}),
+    # file attributes (chattr): the engine's modules set modes, never attributes
+    **dict.fromkeys(("archive", "assemble", "blockinfile", "copy", "file", "get_url", "ini_file", "lineinfile",
+                     "replace", "template", "unarchive"), frozenset({"attributes", "attr"})),
 }
 # action -> (argument, value) pairs it refuses
 DECLINED_VALUES: dict[str, frozenset[tuple[str, str]]] = {

@@ -72,6 +72,8 @@ def test_a_with_loop_of_a_lookup_ansible_cannot_find_stops_the_load(tmp_path: Pa
     ("    - meta: end_everything\n", "meta: end_everything (not a meta action)"),
     ("    - uri: {url: 'http://x', body_format: form-multipart}\n", "uri: body_format=form-multipart"),
     ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
+    ("    - file: {path: x, attributes: '+i'}\n", "file: attributes"),
+    ("    - copy: {content: x, dest: y, attr: e}\n", "copy: attr"),
     ("    - debug: {msg: \"{{ query('community.general.dig', 'x') }}\"}\n", "lookup community.general.dig"),
     ("    - debug: {msg: x}\n      with_community.general.cartesian: [[1], [2]]\n",
      "lookup community.general.cartesian"),
