@@ -93,3 +93,15 @@ def test_a_tree_copied_without_local_follow_keeps_its_links(tmp_path: Path) -> N
     assert followed["changed"] and (tmp_path / "followed" / "confdir" / "main.conf").read_text() == "a\n"
     assert not (tmp_path / "followed" / "confdir").is_symlink()
     assert os.readlink(tmp_path / "followed" / "loop") == "."
+
+
+def test_file_attributes_a_template_gives_are_refused_by_the_module(tmp_path: Path) -> None:
+    """A value written as it is is declined before the run (tests/run_engine/test_declines.py)."""
+    import pytest
+
+    from engine.run.modules import ModuleError
+
+    with pytest.raises(ModuleError, match="does not implement copy's file attributes"):
+        _copy(tmp_path, dest=str(tmp_path / "x"), content="x\n", attributes="+i")
+    assert not (tmp_path / "x").exists()
+    assert _copy(tmp_path, dest=str(tmp_path / "x"), content="x\n", attributes="")["changed"]

@@ -74,6 +74,7 @@ def test_a_with_loop_of_a_lookup_ansible_cannot_find_stops_the_load(tmp_path: Pa
     ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
     ("    - file: {path: x, attributes: '+i'}\n", "file: attributes"),
     ("    - copy: {content: x, dest: y, attr: e}\n", "copy: attr"),
+    ("    - template: {src: t.j2, dest: y, attributes: \"{{ 'e' if true else '' }}\", attr: a}\n", "template: attr"),
     ("    - debug: {msg: \"{{ query('community.general.dig', 'x') }}\"}\n", "lookup community.general.dig"),
     ("    - debug: {msg: x}\n      with_community.general.cartesian: [[1], [2]]\n",
      "lookup community.general.cartesian"),
@@ -375,7 +376,7 @@ def test_an_argument_the_copy_module_does_not_know_is_run_as_the_module_refuses_
     """ansible's copy and template actions hand an unknown argument to the copy module, which
     refuses it where it writes a file (tests/run/scenarios/copy_arguments_the_module_refuses):
     the run is not declined; ``thirsty`` is no alias of ansible-core 2.19's copy module."""
-    tasks = ("    - copy: {content: x, dest: out, bogus_opt: 1, attr: '+i', force: true}\n"
+    tasks = ("    - copy: {content: x, dest: out, bogus_opt: 1, force: true}\n"
              "    - template: {src: t.j2, dest: out2, lstrip_blocks: true, thirsty: false}\n"
              "    - copy: {content: x, dest: out3, mode: '0600', decrypt: false}\n")
     assert _declined(tmp_path, tasks, {"t.j2": "x\n"}) == []
