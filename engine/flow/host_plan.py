@@ -179,7 +179,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             looped.append((planned, id(loop_include)))
         if not task.handler and not _selected(task, includers, selected, plan):
             tags = ", ".join(sorted(map(str, task.tag_set()))) or "none"
-            unselected = HostOutcome(SKIPPED, f"not selected by the tags (its tags: {tags})", True)
+            why = next((play_plan.left_out[id(t)] for t in (task, *includers) if id(t) in play_plan.left_out),
+                       f"not selected by the tags (its tags: {tags})")
+            unselected = HostOutcome(SKIPPED, why, True)
             planned.hosts = dict.fromkeys(hosts, unselected)
             result.tasks.append(planned)
             heard.flushed(task, planned)

@@ -101,6 +101,10 @@ class PlayPlan:
     """ansible's warnings for the parts of the play's ``hosts`` (and ``--limit``) that match
     nothing, shown when the play starts: the play's magic variables select its hosts first."""
 
+    left_out: dict[int, str] = field(default_factory=dict)
+    """Tasks (by id) a run option other than the tags leaves out of ``tasks``, and why
+    (``--start-at-task`` in a plan of what will run: engine.run.start_at.plan_start)."""
+
     def selected_ids(self) -> frozenset[int]:
         return frozenset(id(task) for task in self.tasks)
 

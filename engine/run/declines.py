@@ -39,6 +39,10 @@ DECLINED_ARGUMENTS: dict[str, frozenset[str]] = {
     "get_url": frozenset({"client_cert", "client_key", "ca_path", "ciphers", "unix_socket", "use_gssapi"}),
     "uri": frozenset({"client_cert", "client_key", "ca_path", "ciphers", "unix_socket", "use_gssapi"}),
 }
+# the actions that take file attributes (chattr), which the engine's modules never set: a value
+# written as it is is declined; one a template gives is refused by the module when it is not empty
+ATTRIBUTES_ACTIONS = frozenset({"archive", "assemble", "blockinfile", "copy", "file", "get_url", "ini_file",
+                                "lineinfile", "replace", "template", "unarchive"})
 # action -> (argument, value) pairs it refuses
 DECLINED_VALUES: dict[str, frozenset[tuple[str, str]]] = {
     "uri": frozenset({("body_format", "form-multipart")}),
@@ -106,6 +110,8 @@ def task_declines(task: Task, collections: Any = None) -> list[str]:
     action = _short(task.action)
     args = task.args if isinstance(task.args, Mapping) else {}
     found = [f"{action}: {name}" for name in sorted(DECLINED_ARGUMENTS.get(action, ())) if args.get(name)]
+    found += [f"{action}: {name}" for name in ("attr", "attributes") if action in ATTRIBUTES_ACTIONS
+              and args.get(name) and not (isinstance(args[name], str) and ("{{" in args[name] or "{%" in args[name]))]
     found += [f"{action}: {name}={value}" for name, value in sorted(DECLINED_VALUES.get(action, ()))
               if (str(args[name]).lower() if isinstance(args.get(name), bool) else args.get(name)) == value]
     if action == "unarchive" and isinstance(args.get("src"), str) and args["src"].startswith(URL_SCHEMES):

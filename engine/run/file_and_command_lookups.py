@@ -31,6 +31,7 @@ from engine.templating.errors import TemplateFailure, value_origin
 from engine.templating.file_search import find_file, lookup_first_found, search_paths
 from engine.templating.file_search import unfrack as _unfrack
 from engine.templating.pure_lookups import (
+    INVENTORY,
     PURE,
     Call,
     LookupFailure,
@@ -66,14 +67,20 @@ class LookupContext:
     def exists(self, path: str) -> bool:
         return os.path.exists(path)
 
+    @property
+    def host_pattern_mismatch(self) -> str:
+        """HOST_PATTERN_MISMATCH, which inventory_hostnames's own inventory follows."""
+        from engine.config import config_value
+
+        value = config_value("ANSIBLE_HOST_PATTERN_MISMATCH", "inventory", "host_pattern_mismatch")
+        return (value or "warning").strip().lower()
+
     def resolve(self, name: str) -> LookupFunction:
         from engine.templating.errors import TemplateFailure
 
         short = short_name(name)
         if short in LOOKUPS:
             return LOOKUPS[short]
-        if short in REFUSED:
-            raise TemplateFailure(f"playbook-ls's engine has no lookup {name!r}; run with --engine ansible")
         from engine.run.collection_lookups import engine_lookup, load_failure
 
         function = engine_lookup(name, self.collections)
@@ -344,6 +351,7 @@ def lookup_unvault(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list
 
 LOOKUPS: dict[str, LookupFunction] = {
     **PURE,
+    **INVENTORY,
     "file": lookup_file,
     "template": lookup_template,
     "env": lookup_env,
@@ -359,10 +367,5 @@ LOOKUPS: dict[str, LookupFunction] = {
     "csvfile": lookup_csvfile,
     "url": lookup_url,
 }
-
-# ansible-core lookups this engine does not implement (they reach other systems or files it does
-# not parse); a run that uses one fails with a hint rather than "not found".
-REFUSED = frozenset({"inventory_hostnames"})
-
 
 __all__ = ["LOOKUPS", "LookupContext", "task_context"]

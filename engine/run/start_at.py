@@ -27,6 +27,10 @@ from engine.loading import keywords as kw
 from engine.loading.model import Block, Task
 from engine.run.gathering import GATHER_TASK_NAME
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan
+
 
 def no_match_error(pattern: str) -> str:
     return f'[ERROR]: No matching task "{pattern}" found. Note: --start-at-task can only follow static includes.'
@@ -78,3 +82,30 @@ def start(blocks: list[Block], selectable: Callable[[Task], bool], pattern: str)
 
 def _implicit_flush(task: Task) -> bool:
     return task.implicit and task.action in kw.META and task.args.get("_raw_params") == "flush_handlers"
+
+
+def plan_start(plan: Plan, pattern: str) -> list[str]:
+    """``--start-at-task`` in a plan of what will run (``run --dry``): the plays before the one
+    whose first batch matches run nothing, and in that play the tasks passed over before the match
+    leave the selection, each with why (``PlayPlan.left_out``). The notes to show: a match in a
+    play of several batches (its later batches run from their first task, which the plan, one
+    selection for the play, does not follow), or no match at all (ansible-playbook's error)."""
+    from engine.flow.batches import play_batches
+    from engine.run.handlers import play_blocks
+
+    for play_plan in plan.plays:
+        selected = play_plan.selected_ids()
+        found = start(play_blocks(play_plan.play, False), lambda task, chosen=selected: id(task) in chosen, pattern)
+        if found is not None and len(play_batches(play_plan.play, [h.name for h in play_plan.hosts])) > 1:
+            return [f"--start-at-task {pattern!r}: the first batch of play {str(play_plan.play.name)!r} starts at "
+                    "the task it names and the later batches at their first task; the plan shows every batch "
+                    "from the first task"]
+        passed = play_plan.tasks if found is None else found[0]
+        why = f"not run: before the task --start-at-task {pattern!r} names" if found is not None else \
+            f"not run: no task of the play (or one before it) matches --start-at-task {pattern!r}"
+        play_plan.left_out.update(dict.fromkeys(map(id, passed), why))
+        left_out = set(map(id, passed))
+        play_plan.tasks = [task for task in play_plan.tasks if id(task) not in left_out]
+        if found is not None:
+            return []
+    return [no_match_error(pattern).removeprefix("[ERROR]: ")]

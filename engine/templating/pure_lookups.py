@@ -275,8 +275,10 @@ def lookup_varnames(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
 
 def lookup_inventory_hostnames(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
     """The hosts a pattern matches in an inventory made of nothing but the ``groups`` variable
-    (each group flat, its hosts in their order), as the plugin builds one; [] when the pattern
-    is invalid or matches nothing."""
+    (each group flat, its hosts in their order), as the plugin builds one, each once
+    (``get_hosts``); [] when the pattern is invalid or matches nothing. A pattern that matches
+    nothing is reported as the inventory reports it (HOST_PATTERN_MISMATCH) where the lookup set
+    can warn (a run's); elsewhere it is ignored."""
     from engine.inventory.data import InventoryData
     from engine.inventory.patterns import HostPatternError, HostSelector, split_host_pattern
 
@@ -288,10 +290,17 @@ def lookup_inventory_hostnames(terms: list[Any], kwargs: dict[str, Any], call: C
         inventory.add_group(str(group))
         for host in hosts or ():
             inventory.add_host(str(host), group=str(group))
+    warn = getattr(call.context, "warn", None)
+    mismatch = getattr(call.context, "host_pattern_mismatch", "ignore") if warn is not None else "ignore"
+    warnings: list[str] = []
     try:
-        return [host.name for host in HostSelector(inventory, [], "ignore").evaluate(split_host_pattern(terms))]
+        found = HostSelector(inventory, warnings, mismatch).evaluate(split_host_pattern(terms))
     except HostPatternError:
         return []
+    finally:
+        for warning in warnings:
+            warn(warning)  # type: ignore[misc]
+    return list(dict.fromkeys(host.name for host in found))
 
 
 LookupFunction = Callable[[list[Any], dict[str, Any], Call], list[Any]]

@@ -127,13 +127,16 @@ def tagged_failure(failure: Exception, text: str, render_tagged: Callable[[], An
     """The failure to raise for ``failure`` (of rendering ``text``): when its message names a type
     a tag could change, the one ``render_tagged`` (the same rendering with tagged variables) raises
     if its message is ``failure``'s but for the type names; else ``failure`` itself."""
-    if getattr(failure, "tags_named", False) or not _TYPE_WORD.search(str(failure)):
+    undefined = _UNDEFINED.search(str(failure)) is not None
+    if getattr(failure, "tags_named", False) or not (undefined or _TYPE_WORD.search(str(failure))):
         return failure
     failure.tags_named = True  # type: ignore[attr-defined]
     token = _LAZY_OUTPUTS.set(True)
     try:
         render_tagged()
     except type(failure) as again:
+        if undefined:  # an undefined value ansible's lazy list meets first (list.__add__ and __mul__'s words)
+            return _undefined_operand(failure, again)
         if str(again) != str(failure) and (_plain_names(str(again)) == _plain_names(str(failure))
                                            or _lazy_list_added(failure, again)):
             again.tags_named = True  # type: ignore[attr-defined]
@@ -143,6 +146,29 @@ def tagged_failure(failure: Exception, text: str, render_tagged: Callable[[], An
     finally:
         _LAZY_OUTPUTS.reset(token)
     return failure
+
+
+_UNDEFINED = re.compile(r"^(?:Error rendering template: )?'[^']*' is undefined$|has no attribute '[^']*'$")
+_UNDEFINED_OPERAND = re.compile(r'(?:Error rendering template: )?(?:can only concatenate list \(not "(\w+)"\) to list'
+                                r"|'(\w+)' object cannot be interpreted as an integer)")
+
+
+def _undefined_operand(failure: Exception, again: Exception) -> Exception:
+    """``again`` (worded with ansible's undefined value, UndefinedMarker) when ansible's lazy list
+    on the left of ``+`` or ``*`` fails on the undefined value itself (``list.__add__`` raises
+    before the undefined value's own ``__radd__`` is tried), else ``failure``: a literal list, a
+    string or a number meets the undefined value's own failure, as the engine's did."""
+    match = _UNDEFINED_OPERAND.fullmatch(str(again))
+    if match is None or (match.group(1) or match.group(2)) != UNDEFINED_CLASS:
+        return failure
+    worded = type(again)(str(again).replace(UNDEFINED_CLASS, "UndefinedMarker"))
+    worded.__cause__ = again.__cause__
+    worded.tags_named = True  # type: ignore[attr-defined]
+    return worded
+
+
+UNDEFINED_CLASS = "ChainedUndefined"
+"""The class name of the engine's undefined value (engine.templating.jinja_environment)."""
 
 
 def _lazy_list_added(failure: Exception, again: Exception) -> bool:
@@ -229,6 +255,12 @@ class _LazyList(list):  # type: ignore[type-arg]
 
     def __add__(self, other: Any) -> Any:
         return _LazyList(list.__add__(self, other), self._tags)
+
+    def __mul__(self, other: Any) -> Any:
+        return _LazyList(list.__mul__(self, other), self._tags)
+
+    def __rmul__(self, other: Any) -> Any:
+        return _LazyList(list.__rmul__(self, other), self._tags)
 
     def __radd__(self, other: Any) -> Any:
         """ansible's lazy list makes a list of what ``other.__add__`` gives back: a value that

@@ -176,9 +176,9 @@ class Follower(BlockFailures):
         key = ("selected", id(task), selection)
         if key not in memo:
             evaluator = TagEvaluator.for_play(play_plan.play)
-            try:
-                memo[key] = all(should_run(evaluator.evaluate(step), selection) for step in
-                                [*self.order_of(play_plan.play).includers.get(id(task), []), task])
+            try:  # one a run option leaves out (play_plan.left_out: --start-at-task) is not selected either
+                memo[key] = all(id(step) not in play_plan.left_out and should_run(evaluator.evaluate(step), selection)
+                                for step in [*self.order_of(play_plan.play).includers.get(id(task), []), task])
             except TagTemplateError:
                 memo[key] = True
         return memo[key]  # type: ignore[no-any-return]

@@ -111,7 +111,8 @@ class VariableManager:
                    Layer(SET, "set_fact and register", state.nonpersistent)]
         below, above = host_independent_layers(
             self, context, task, runtime, facts=self._facts(host),
-            include_params=Layer("include params", "include params", include_params) if include_params else None)
+            include_params=Layer("include params", "include params", include_params) if include_params else None,
+            prompted=True)
         magic = self.magic_vars(context, host, task)
         layers = with_vars_files(self, play, [*below, *inventory_layers(self, host, os.path.abspath(play.basedir)),
                                               *above], {**self.options.extra_vars, **magic}, bounded=False)
@@ -132,7 +133,7 @@ class VariableManager:
         with it: the play's, roles' and task's levels and the play-wide magic variables, none of
         the inventory's, the facts or what earlier tasks set (``host`` only lends the magic
         variables that are the same on every host)."""
-        below, above = host_independent_layers(self, context, task, [], gathers_facts=False)
+        below, above = host_independent_layers(self, context, task, [], gathers_facts=False, prompted=True)
         magic = {name: value for name, value in self.magic_vars(context, host, task).items()
                  if name not in _HOST_MAGIC}
         layers = with_vars_files(self, context.play, [*below, *above], {**self.options.extra_vars, **magic},

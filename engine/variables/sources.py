@@ -128,9 +128,11 @@ def variable_precedence() -> tuple[str, ...]:
 
 
 def play_layers(manager: VarsReader, context: PlayContext, extra_vars: Mapping[str, Any],
-                imports: list[Layer] = ()) -> list[Layer]:  # type: ignore[assignment]
+                imports: list[Layer] = (), prompted: bool = False) -> list[Layer]:  # type: ignore[assignment]
     """Play ``vars`` (then the ``import_playbook`` vars ``imports``, merged over them),
-    ``vars_prompt`` (as prompted: the default, when it has one) and the ``vars_files`` found."""
+    ``vars_prompt`` and the ``vars_files`` found. A listing takes each prompt's default as it is
+    written; a run (``prompted``) takes do_var_prompt's answer without a terminal: the default
+    as text, ``"None"`` for a prompt without one."""
     play = context.play
     data = play.data if isinstance(play.data, Mapping) else {}
     path = play.span.file if play.span else None
@@ -138,7 +140,8 @@ def play_layers(manager: VarsReader, context: PlayContext, extra_vars: Mapping[s
     prompts = YMap()
     for prompt in data.get("vars_prompt") or []:
         if isinstance(prompt, Mapping) and isinstance(prompt.get("name"), str):
-            prompts[prompt["name"]] = prompt.get("default")
+            default = prompt.get("default")
+            prompts[prompt["name"]] = (default if isinstance(default, str) else str(default)) if prompted else default
             span = getattr(prompt, "span", None)
             if span is not None:
                 prompts.key_spans[prompt["name"]] = span
@@ -327,12 +330,12 @@ def host_independent_layers(manager: VarsReader, context: PlayContext, task: Tas
                             runtime: list[Layer], gathers_facts: bool = True,
                             includers: list[Task] = (),  # type: ignore[assignment]
                             facts: Layer | None = None, include_params: Layer | None = None,
-                            ) -> tuple[list[Layer], list[Layer]]:
+                            prompted: bool = False) -> tuple[list[Layer], list[Layer]]:
     """The levels below the inventory's (role defaults) and above them (facts and up), which are
     the same on every host: computed once for a task, whatever the number of hosts. ``runtime``:
     what earlier tasks set (engine.variables.host_runtime fills in its place per host).
     A run gives what it knows instead: the host's ``facts``, the ``include_params`` of the
-    include that loaded the task."""
+    include that loaded the task, and the prompts answered (``prompted``, :func:`play_layers`)."""
     role = task.role if task is not None else None
     extra = manager.options.extra_vars
     private = private_role_vars()
@@ -345,7 +348,8 @@ def host_independent_layers(manager: VarsReader, context: PlayContext, task: Tas
                            {"ansible_facts": RUNTIME_RESULT}, runtime=True))
     else:  # the fact cache is empty: ansible_facts is there, with nothing in it
         above.append(Layer("host facts", "no facts gathered (gather_facts: false)", {"ansible_facts": {}}))
-    above += play_layers(manager, context, extra, import_playbook_layers(task or _play_anchor(context.play)))
+    above += play_layers(manager, context, extra, import_playbook_layers(task or _play_anchor(context.play)),
+                         prompted)
     above += role_layers(manager, context, role, "vars", "role vars", private)
     if task is not None:
         above += chain_layers(task, includers)

@@ -163,6 +163,10 @@ def run(args: argparse.Namespace) -> int:
         from engine.variables.fact_cache import known_facts
         from playbook_ls.cli.plan import as_text
 
+        if args.start_at_task is not None:  # the tasks passed over leave the plan's selection
+            from engine.run.start_at import plan_start
+
+            not_run = [*not_run, *plan_start(plan, args.start_at_task)]
         for note in not_run:
             print(f"playbook-ls: note: {note}", file=sys.stderr)
         plan.facts = known_facts()

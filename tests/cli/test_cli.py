@@ -122,3 +122,37 @@ def test_run_stops_when_the_limit_leaves_no_host(capsys, tmp_path, monkeypatch) 
     assert (rc, out) == (1, "")
     assert err.endswith("[WARNING]: Could not match supplied host pattern, ignoring: nomatch\n[ERROR]: Specified "
                         "inventory, host pattern and/or --limit leaves us with no hosts to target.\n")
+
+
+START_AT = """- hosts: localhost
+  gather_facts: false
+  tasks:
+    - set_fact: {x: 1}
+    - name: second
+      debug: {msg: "{{ x | default('unset') }}"}
+    - name: third
+      debug: {msg: three}
+      when: x is defined
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: other play
+      debug: {msg: o}
+"""
+
+
+def test_a_dry_run_follows_start_at_task(capsys, tmp_path, monkeypatch) -> None:
+    """The tasks --start-at-task passes over leave the plan, and what they would set with them
+    (ansible-playbook skips 'third': x is never set); no match at all: nothing runs, ansible's error."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "site.yml").write_text(START_AT)
+    rc, out, err = run(capsys, "run", "site.yml", "-i", "localhost,", "--dry", "--start-at-task", "second")
+    assert rc == 0 and err == ""
+    assert "TASK [set_fact]  site.yml:4\n    skipped  localhost: not run: before the task --start-at-task " \
+           "'second' names\n  TASK [second]  site.yml:5\n    runs     localhost\n  TASK [third]" in out
+    assert "    skipped  localhost: `x is defined` is false (this task)" in out
+    assert "TASK [other play]  site.yml:13\n    runs     localhost" in out
+    rc, out, err = run(capsys, "run", "site.yml", "-i", "localhost,", "--dry", "--start-at-task", "nomatch")
+    assert rc == 0 and "runs" not in out and out.count("no task of the play (or one before it) matches") == 4
+    assert err == ('playbook-ls: note: No matching task "nomatch" found. Note: --start-at-task can only follow '
+                   'static includes.\n')

@@ -72,7 +72,9 @@ def test_a_with_loop_of_a_lookup_ansible_cannot_find_stops_the_load(tmp_path: Pa
     ("    - meta: end_everything\n", "meta: end_everything (not a meta action)"),
     ("    - uri: {url: 'http://x', body_format: form-multipart}\n", "uri: body_format=form-multipart"),
     ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
-    ("    - debug: {msg: \"{{ lookup('inventory_hostnames', 'all') }}\"}\n", "lookup inventory_hostnames"),
+    ("    - file: {path: x, attributes: '+i'}\n", "file: attributes"),
+    ("    - copy: {content: x, dest: y, attr: e}\n", "copy: attr"),
+    ("    - template: {src: t.j2, dest: y, attributes: \"{{ 'e' if true else '' }}\", attr: a}\n", "template: attr"),
     ("    - debug: {msg: \"{{ query('community.general.dig', 'x') }}\"}\n", "lookup community.general.dig"),
     ("    - debug: {msg: x}\n      with_community.general.cartesian: [[1], [2]]\n",
      "lookup community.general.cartesian"),
@@ -109,16 +111,18 @@ def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:
              "    - template: {src: a.j2, dest: b, variable_start_string: '[[', block_start_string: '[%'}\n"
              "    - debug: {msg: \"{{ lookup('ini', 'k', file='a.ini') }} {{ lookup('csvfile', 'k') }}\"}\n"
              "    - debug: {msg: \"{{ lookup('url', 'https://x', split_lines=False) }}\"}\n"
+             "    - debug: {msg: \"{{ query('inventory_hostnames', 'all:!db') }}\"}\n"
              # a name ansible does not know either fails alike in both
              "    - debug: {msg: \"{{ lookup('no_such_lookup', 'x') }} {{ 1 is no_such_test }}\"}\n")
     assert _declined(tmp_path, tasks) == []
 
 
-def test_a_lookup_in_a_template_file_is_found_at_its_line(tmp_path: Path) -> None:
+def test_a_lookup_in_a_template_file_is_found_at_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _install(tmp_path / "installed", monkeypatch, "community/general")
     problems = _declined(tmp_path, "    - template: {src: t.j2, dest: out}\n",
-                         {"templates/t.j2": "a\n{{ lookup('inventory_hostnames', 'x') }}\n"})
+                         {"templates/t.j2": "a\n{{ lookup('community.general.dig', 'x') }}\n"})
     assert [p.split(": playbook-ls")[0] for p in problems] == [f"{tmp_path}/templates/t.j2:2:1"]
-    assert "'lookup inventory_hostnames'" in problems[0]
+    assert "'lookup community.general.dig'" in problems[0]
 
 
 # slurp's results keep an invocation the engine does not make
@@ -372,7 +376,7 @@ def test_an_argument_the_copy_module_does_not_know_is_run_as_the_module_refuses_
     """ansible's copy and template actions hand an unknown argument to the copy module, which
     refuses it where it writes a file (tests/run/scenarios/copy_arguments_the_module_refuses):
     the run is not declined; ``thirsty`` is no alias of ansible-core 2.19's copy module."""
-    tasks = ("    - copy: {content: x, dest: out, bogus_opt: 1, attr: '+i', force: true}\n"
+    tasks = ("    - copy: {content: x, dest: out, bogus_opt: 1, force: true}\n"
              "    - template: {src: t.j2, dest: out2, lstrip_blocks: true, thirsty: false}\n"
              "    - copy: {content: x, dest: out3, mode: '0600', decrypt: false}\n")
     assert _declined(tmp_path, tasks, {"t.j2": "x\n"}) == []

@@ -106,14 +106,27 @@ def test_errors_option(tree: Path) -> None:
         ev(t, "lookup('file', 'nope')")
 
 
-def test_unknown_and_refused_lookups(tree: Path) -> None:
+def test_unknown_and_vault_lookups(tree: Path) -> None:
     t = templar(tree)
     with pytest.raises(TemplateFailure, match="The lookup plugin 'nosuch' was not found."):
         ev(t, "lookup('nosuch', 'x')")
-    with pytest.raises(TemplateFailure, match="no lookup 'inventory_hostnames'"):
-        ev(t, "lookup('inventory_hostnames', 'all')")
     with pytest.raises(TemplateFailure, match="does not support vault"):
         ev(t, "lookup('unvault', 'greeting.txt')")
+
+
+def test_inventory_hostnames_reads_the_groups_variable_as_the_plugin_does(tree: Path) -> None:
+    groups = {"all": ["db1", "web1", "web2"], "ungrouped": [], "web": ["web1", "web2"], "db": ["db1"]}
+    warnings: list[str] = []
+    context = task_context(None, str(tree / "site.yml"), str(tree), "debug", warn=warnings.append)
+    t = Templar({"groups": groups}, lookups=context)
+    # a glob matching the group db and its host db1 gives it once, as get_hosts' de-duplication does
+    assert ev(t, "lookup('inventory_hostnames', 'db*')") == "db1"
+    assert ev(t, "query('inventory_hostnames', 'all:!db')") == ["web1", "web2"]
+    assert ev(t, "query('inventory_hostnames', 'web[1]', 'web:&all')") == ["web2", "web1"]
+    assert warnings == []
+    assert ev(t, "query('inventory_hostnames', 'nothere')") == []
+    assert warnings == ["Could not match supplied host pattern, ignoring: nothere"]
+    assert ev(t, "query('inventory_hostnames', 'web[7]')") == []
 
 
 def test_undefined_term_fails(tree: Path) -> None:

@@ -117,6 +117,10 @@ def validate(
         if arg.choices is not None and value not in arg.choices:
             raise ModuleError(f"value of {name} must be one of: {', '.join(str(c) for c in arg.choices)}, got: {value}")
         params[name] = value
+    if spec.get("attributes") is FILE_COMMON_ARGS["attributes"] and params["attributes"]:
+        # one a template gave (a value written as it is is declined before the run: engine.run.declines)
+        raise ModuleError(f"playbook-ls's engine does not implement {module}'s file attributes "
+                          f"({params['attributes']}); run with --engine ansible to use ansible-playbook")
     return params
 
 

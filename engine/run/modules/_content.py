@@ -237,10 +237,16 @@ def put(
         dest_file = os.path.join(dest_file, basename)
         if failure := remote_stat_failure(dest_file):
             return failure
-    if os.path.exists(dest_file) and not params["force"]:
+    # the action stats the destination following links only with ``follow``: a link it does not
+    # follow has no checksum, so the copy module always runs and replaces the link by a file; one
+    # it follows is compared, and written, where it leads (the module's realpath)
+    follow = boolean(params.get("follow", False))
+    link = os.path.islink(dest_file)
+    if (os.path.exists(dest_file) if follow else os.path.lexists(dest_file)) and not params["force"]:
         return None
+    target = os.path.realpath(dest_file) if link and follow and os.path.exists(dest_file) else dest_file
     new_checksum = _sha1(data)
-    writes = not os.path.isfile(dest_file) or checksum(dest_file) != new_checksum
+    writes = (link and not follow) or not os.path.isfile(dest_file) or checksum(dest_file) != new_checksum
     directory = os.path.dirname(dest_file) or "."
     shown = header or (dest_file if is_content else after_header)  # the diff's "after"
     if writes and not ctx.check_mode and params.get("refused"):
@@ -269,7 +275,10 @@ def put(
         if not os.path.isdir(directory):
             make_directories(directory, params.get("directory_mode"))
         # the copy module backs the file up first: a validation that fails leaves the backup behind
-        backup_file = backup(dest_file) if params["backup"] and os.path.exists(dest_file) else None
+        backup_file = backup(target) if params["backup"] and os.path.exists(target) else None
+        if link and not follow:  # "allow for conversion from symlink": an empty file in its place
+            os.unlink(dest_file)
+            open(dest_file, "wb").close()
         sent = remote_source(dest_file)
         if params.get("validate"):
             failure = validation_failure(params["validate"], data, dest_file, sent=sent)
@@ -286,20 +295,22 @@ def put(
             module_params["mode"] = preserved
         invocation = module_args(module_params, COPY_MODULE_SPEC, validate("ansible.legacy.copy", module_params,
                                                                             COPY_MODULE_SPEC))
-        write_atomically(dest_file, data)
+        write_atomically(target, data)
         if missing:  # fail_json(path=...) with the written file's facts; the action adds its checksum
-            module_dest = dest_file if os.sep in dest_file else f".{os.sep}{dest_file}"
+            module_dest = target if os.sep in target else f".{os.sep}{target}"
             return {**path_facts({"changed": False, "failed": True, "msg": missing, "path": module_dest}),
                     "checksum": new_checksum}
-        set_mode(dest_file, params["mode"], False, None)
-        result.update(dest=dest_file, src=module_params["src"], md5sum=hashlib.md5(data).hexdigest(),
+        set_mode(target, params["mode"], False, None)
+        result.update(dest=target, src=module_params["src"], md5sum=hashlib.md5(data).hexdigest(),
                       checksum=new_checksum, changed=True)
         if backup_file is not None:
             result["backup_file"] = backup_file
         return {**path_facts(result), "invocation": invocation} if exact else path_facts(result)
     # same content: only attributes may change, through the file module
     file_args = ActionArgs((k, v) for k, v in action_args.items() if k in REAL_FILE_ARGS)
-    file_args.update(dest=dest, _original_basename=original_basename or basename, recurse=False, state="file")
+    # a followed link: the file module is given what it leads to (the action's lnk_source)
+    file_args.update(dest=target if target != dest_file else dest, _original_basename=original_basename or basename,
+                     recurse=False, state="file")
     file_args.pop("src", None)
     if preserved:
         file_args["mode"] = preserved

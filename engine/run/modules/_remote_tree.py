@@ -109,15 +109,15 @@ def _check_tree_ownership(root: str, owner: Any, group: Any) -> None:
             check_ownership(name, owner, group)
 
 
-def _copy_directory(src: str, dest: str, local_follow: bool, check_mode: bool) -> bool:
+def _copy_directory(src: str, dest: str, local_follow: bool | None, check_mode: bool) -> bool:
     if not os.path.exists(dest):
-        if not check_mode:
-            shutil.copytree(src, dest, symlinks=not local_follow)
+        if not check_mode:  # the module's paths are bytes: shutil's errors name them so
+            shutil.copytree(os.fsencode(src), os.fsencode(dest), symlinks=not local_follow)
         return True
     return _copy_into(src, dest, local_follow, check_mode)
 
 
-def _copy_into(src: str, dest: str, local_follow: bool, check_mode: bool) -> bool:
+def _copy_into(src: str, dest: str, local_follow: bool | None, check_mode: bool) -> bool:
     """Copy what differs and what is missing into an existing ``dest``, then the same in each
     directory both have (``copy_diff_files``, ``copy_left_only``, ``copy_common_dirs``)."""
     compared = filecmp.dircmp(src, dest)
@@ -132,23 +132,27 @@ def _copy_into(src: str, dest: str, local_follow: bool, check_mode: bool) -> boo
     return changed
 
 
-def _copy_file(source: str, target: str, local_follow: bool) -> None:
-    if os.path.islink(source) and not local_follow:
+def _copy_file(source: str, target: str, local_follow: bool | None) -> None:
+    """``copy_diff_files``: a link is made again only when ``local_follow`` is false, not unset."""
+    if os.path.islink(source) and local_follow is False:
         os.symlink(os.readlink(source), target)
     else:
-        shutil.copyfile(source, target)
-        shutil.copymode(source, target)
+        shutil.copyfile(os.fsencode(source), os.fsencode(target))
+        shutil.copymode(os.fsencode(source), os.fsencode(target))
 
 
-def _copy_missing(source: str, target: str, local_follow: bool) -> None:
-    if os.path.islink(source):
+def _copy_missing(source: str, target: str, local_follow: bool | None) -> None:
+    """``copy_left_only``: a link to a directory or a file is copied (``local_follow`` true) or
+    made again (false); with ``local_follow`` unset, or a link that leads nowhere, nothing is made."""
+    link = os.path.islink(source)
+    if link and local_follow is not None and (os.path.isdir(source) or os.path.isfile(source)):
         if not local_follow:
             os.symlink(os.readlink(source), target)
         elif os.path.isdir(source):
-            shutil.copytree(source, target, symlinks=False)
-        elif os.path.isfile(source):
-            shutil.copyfile(source, target)  # a followed link to a file: its mode is not copied
-    elif os.path.isfile(source):
+            shutil.copytree(os.fsencode(source), os.fsencode(target), symlinks=False)
+        else:
+            shutil.copyfile(os.fsencode(source), os.fsencode(target))  # a followed link: its mode is not copied
+    elif not link and os.path.isfile(source):
         _copy_file(source, target, local_follow)
-    elif os.path.isdir(source):
-        shutil.copytree(source, target, symlinks=not local_follow)
+    elif not link and os.path.isdir(source):
+        shutil.copytree(os.fsencode(source), os.fsencode(target), symlinks=not local_follow)

@@ -112,7 +112,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
             result["backup_file"] = backup(dest) if not ctx.check_mode else \
                 f"{dest}.{os.getpid()}.{time.strftime('%Y-%m-%d@%H:%M:%S', time.localtime(time.time()))}~"
         if not ctx.check_mode:
-            write_atomically(os.path.realpath(dest), data)
+            write_atomically(dest, data)  # atomic_move renames onto dest: a link there is replaced
             if dest_hash is None:  # atomic_move stats the new file's directory: b'' fails the module
                 os.stat(os.path.dirname(os.fsencode(dest)))
         changed = True

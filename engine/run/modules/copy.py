@@ -14,6 +14,7 @@ from engine.run.modules import _remote_tree as remote_tree
 from engine.run.modules import file as file_module
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._content import ensure_invocation, known_arguments, put, refused_arguments
+from engine.run.modules._copy_walk import SourceTree, walk_dirs
 from engine.run.modules._files import remote_stat_failure
 from engine.run.modules._sources import decryptable, find_source
 
@@ -52,29 +53,47 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
-def _walk(source: str) -> tuple[list[tuple[str, str]], list[str]]:
-    """(file path, path relative to the copy root) pairs and relative directories, sorted."""
-    as_itself = not source.endswith("/")
-    root = source.rstrip("/")
-    prefix = os.path.basename(root) if as_itself else ""
-    files: list[tuple[str, str]] = []
-    directories: list[str] = [prefix] if prefix else []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
-        dirnames.sort()
-        relative = os.path.relpath(dirpath, root)
-        base = os.path.normpath(os.path.join(prefix, relative)) if relative != "." else prefix
-        directories.extend(os.path.join(base, name) for name in dirnames)
-        files.extend((os.path.join(dirpath, name), os.path.join(base, name)) for name in sorted(filenames))
-    if directories == [prefix] and not files:
+def _walk(source: str, local_follow: bool) -> tuple[list[tuple[str, str]], list[str], SourceTree]:
+    """The files to copy (file path, path relative to the copy root), the directories to make
+    (relative, the source's own first when it is copied as itself) and the action's walk."""
+    tree = walk_dirs(source, local_follow)
+    prefix = "" if source.endswith("/") else os.path.basename(source.rstrip("/"))
+    directories = ([prefix] if prefix else []) + [relative for _real, relative in tree.directories]
+    if directories == [prefix] and not tree.files:
         # ansible's walk lists the directories below the source, never the source itself: it
         # comes with what it holds, and an empty one is not copied at all
-        return files, []
-    return files, directories
+        return tree.files, [], tree
+    return tree.files, directories, tree
+
+
+LINK_FILE_ARGS = ("mode", "owner", "group", "seuser", "serole", "selevel", "setype", "attributes", "unsafe_writes")
+"""The task's arguments the copy action hands the file module with each link it makes."""
+
+
+def _copy_links(tree: SourceTree, dest: str, params: dict[str, Any], ctx: ModuleContext) -> list[dict[str, Any]]:
+    """The links of a source tree the action keeps as links, made by the file module (``state:
+    link``, ``force``, the target as the source's link has it), after the files and directories,
+    not following links at the destination when the tree has directories; their results, a
+    failed one last."""
+    results = []
+    for target, relative in tree.symlinks:
+        args: dict[str, Any] = {name: params[name] for name in LINK_FILE_ARGS if params.get(name) is not None}
+        if args.get("mode") == "preserve":  # meaningless for a link: the action leaves it out
+            del args["mode"]
+        args.update(path=os.path.join(dest, relative), src=target, state="link", force=True)
+        if tree.directories:
+            args["follow"] = False
+        results.append(file_module.run(args, ctx))
+        if results[-1].get("failed"):
+            break
+    return results
 
 
 def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     dest = dest if dest.endswith("/") else dest + "/"
-    files, directories = _walk(source)
+    files, directories, tree = _walk(source, params["local_follow"] is not False)
+    if tree.directories:  # the action follows links at the destination only for a flat tree
+        params = {**params, "follow": False}
     # ansible copies the files first, each after a remote stat of its destination, and fails at the
     # first one it cannot stat (a file where the tree needs a directory) before creating anything
     for _full, relative in files:
@@ -111,6 +130,12 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
             return result
         changed = changed or result["changed"]
         single = result
+    links = _copy_links(tree, dest, params, ctx)
+    if links and links[-1].get("failed"):
+        return links[-1]
+    changed = changed or any(result["changed"] for result in links)
+    if links and len(files) == 1:  # the action's result is the last module's
+        return {**links[-1], "dest": links[-1].get("dest", links[-1].get("path"))}
     # (a directory below the tree's own would be created after it, its result the action's instead)
     if single is not None and len(files) == 1 and len(directories) == (0 if source.endswith("/") else 1):
         if "path" in single and "dest" not in single:
@@ -121,9 +146,11 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
 
 def _writes(source: str, dest_file: str, params: dict[str, Any]) -> bool:
     """Whether copying ``source`` to ``dest_file`` writes it (not there, or other content)."""
-    if os.path.exists(dest_file) and not params["force"]:
+    follow = params.get("follow")  # as put() decides it
+    if (os.path.exists(dest_file) if follow else os.path.lexists(dest_file)) and not params["force"]:
         return False
-    return not os.path.isfile(dest_file) or _read(dest_file) != _read(source)
+    return (os.path.islink(dest_file) and not follow) or not os.path.isfile(dest_file) \
+        or _read(dest_file) != _read(source)
 
 
 def _content_file() -> str:
@@ -178,7 +205,9 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
         if not os.access(src, os.R_OK):
             return {"changed": False, "failed": True, "msg": f"Source {src} not readable"}
         if remote_tree.handles(src, dest, params):
-            return remote_tree.copy_tree(src, dest, params, ctx)
+            # the module's own local_follow has no default: unset, it is None (neither followed nor kept)
+            return remote_tree.copy_tree(src, dest, {**params, "local_follow": params["local_follow"]
+                                                     if "local_follow" in args else None}, ctx)
         source = src
         directory = os.path.dirname(dest)
         if not os.path.isdir(src) and not dest.endswith("/") and not os.path.exists(dest) \

@@ -233,9 +233,11 @@ def _ensure_touched(
             return {"changed": False, "failed": True, "msg": "Error, could not touch target.", "path": path,
                     **module_exception("Error, could not touch target.", exc, as_bytes=True)}
         changed = True
+    # load_file_common_arguments: with follow, a link's attributes are those of what it leads to
+    target = os.path.realpath(path) if params["follow"] and os.path.islink(path) else path
     try:
-        changed = set_mode(path, params["mode"], ctx.check_mode, diff) or changed
-        changed = _update_times(path, *params["_times"], ctx.check_mode, diff) or changed
+        changed = set_mode(target, params["mode"], ctx.check_mode, diff) or changed
+        changed = _update_times(target, *params["_times"], ctx.check_mode, diff) or changed
     except _Fail:
         if previous == "absent":  # a file it just made goes again
             os.remove(path)
@@ -264,6 +266,11 @@ def _ensure_link(
     path: str, previous: str, params: dict[str, Any], state: str, diff: dict[str, Any], ctx: ModuleContext
 ) -> dict[str, Any]:
     src = params["src"]
+    if src is None and state == "link" and params["follow"] and os.path.exists(path):
+        src = os.readlink(path)  # ensure_symlink: an existing link's own target is the source
+    if src is None and state == "link" and previous == "link":  # re-asserted as it is: its attributes only
+        result = _link_attributes({"dest": path, "src": None, "changed": False}, path, params, diff, ctx)
+        return _finish(result, diff, ctx) if result["changed"] else path_facts(result)
     if src is None and state == "hard" and previous == "hard":  # ensure_hardlink: an existing hard link
         # (a file of several links, whatever state it was asked for) keeps its target; its attributes change
         changed = set_mode(path, params["mode"], ctx.check_mode, diff)
@@ -315,12 +322,32 @@ def _ensure_link(
         if not os.path.exists(path):  # ensure_symlink: nothing there to read attributes of
             return _finish(result, diff, ctx)
         # an existing path goes on to its attributes, and the result keeps the diff
-    if state == "link" and params["follow"] and os.path.islink(path) and not os.path.exists(path):
+    result = _link_attributes(result, path, params, diff, ctx) if state == "link" else _hard_link_times(
+        result, path, params, diff, ctx)
+    return _finish(result, diff, ctx) if not unchanged else path_facts(result)
+
+
+def _link_attributes(result: dict[str, Any], path: str, params: dict[str, Any], diff: dict[str, Any],
+                     ctx: ModuleContext) -> dict[str, Any]:
+    """ensure_symlink's last step: the mode and times go where ``load_file_common_arguments``
+    points (what the link leads to with ``follow``, the link itself without), or, for a link that
+    leads nowhere and is followed, a warning instead."""
+    if params["follow"] and os.path.islink(path) and not os.path.exists(path):
         result["warnings"] = ["Cannot set fs attributes on a non-existent symlink target. follow should be set to "
                               "False to avoid this."]
-    elif os.path.exists(path):  # attributes and times go to what the link leads to
+    elif os.path.exists(path):
+        target = os.path.realpath(path) if params["follow"] and os.path.islink(path) else path
+        changed = set_mode(target, params["mode"], ctx.check_mode, diff)
+        changed = _update_times(target, *params["_times"], ctx.check_mode, diff) or changed
+        result["changed"] = result["changed"] or changed
+    return result
+
+
+def _hard_link_times(result: dict[str, Any], path: str, params: dict[str, Any], diff: dict[str, Any],
+                     ctx: ModuleContext) -> dict[str, Any]:
+    if os.path.exists(path):  # attributes and times go to what the link leads to
         result["changed"] = _update_times(path, *params["_times"], ctx.check_mode, diff) or result["changed"]
-    return _finish(result, diff, ctx) if not unchanged else path_facts(result)
+    return result
 
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
