@@ -131,7 +131,7 @@ def test_a_recording_that_writes_outside_its_scenario_says_so(tmp_path: Path, mo
     (scenario / "site.yml").write_text("- hosts: all\n  tasks: []\n")
     (scenario / "case.json").write_text('{"description": "o/r: x", "modes": ["run"]}')
 
-    def writes_outside(case, mode, tool):
+    def writes_outside(case, mode, tool, wrap=None):
         (system / "rbenv").mkdir()
         return engine_cases.Run({"rc": 0, "recap": {}, "tasks": [], "files": {}}, "", "", None, "")
 
