@@ -135,7 +135,6 @@ def write_scenarios(checkouts: Path, held_out: bool, per_repo: int, names: list[
             raise FileNotFoundError(f"missing checkout of {repo}: {checkout}")
         made = 0
         for role in role_scenarios.find_roles(checkout):
-            clock = guards.clock_reasons(role)
             for item in role_scenarios.role_files(repo, role):
                 if made >= per_repo:
                     break
@@ -143,7 +142,8 @@ def write_scenarios(checkouts: Path, held_out: bool, per_repo: int, names: list[
                     continue
                 if not role_scenarios.write_scenario(item, dest / item.name):
                     continue
-                if reasons := clock + guards.escaping_paths(dest / item.name, role.name):
+                if reasons := (guards.clock_reasons(role, item.tasks_from)
+                               + guards.escaping_paths(dest / item.name, role.name)):
                     shutil.rmtree(dest / item.name)
                     excluded.append(f"{item.name}: {'; '.join(reasons)}")
                     print(f"EXCLUDED {excluded[-1]}", flush=True)
