@@ -74,6 +74,8 @@ def _included(task: dict[str, Any]) -> str | None:
     if module is None or role_scenarios.short_name(module) not in INCLUDES:
         return ""
     name = args.get("file") if isinstance(args, dict) else args
+    if isinstance(name, str) and "{" not in name and name.split():
+        name = name.split()[0]  # ``include: x.yml tags=y``: the file, then its parameters
     return name if isinstance(name, str) else None
 
 

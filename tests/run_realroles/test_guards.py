@@ -81,13 +81,17 @@ def test_only_the_clock_reads_a_task_file_may_run_leave_its_scenario_out(tmp_pat
     role = _role(tmp_path, [{"include_tasks": "configure.yml"}, {"copy": {"content": "x", "dest": "y"}}],
                  templates={"motd.j2": "{% include 'footer.j2' %}\n", "footer.j2": "{{ now() }}\n",
                             "backup.sh.j2": "# {{ '%F' | strftime }}\n", "plain.j2": "x\n"})
-    (role / "tasks" / "configure.yml").write_text(yaml.safe_dump([{"template": {"src": "plain.j2", "dest": "p"}}]))
+    (role / "tasks" / "configure.yml").write_text(yaml.safe_dump([{"template": {"src": "plain.j2", "dest": "p"}},
+                                                                   {"include": "backup.yml tags=backup"}]))
+    (role / "tasks" / "plain.yml").write_text(yaml.safe_dump([{"template": {"src": "plain.j2", "dest": "p"}}]))
     (role / "tasks" / "backup.yml").write_text(yaml.safe_dump([
         {"ansible.builtin.import_tasks": {"file": "tasks/motd.yml"}},
         {"template": {"src": "backup.sh.j2", "dest": "b"}}]))
     (role / "tasks" / "motd.yml").write_text(yaml.safe_dump([{"template": {"src": "motd.j2", "dest": "m"}}]))
-    assert guards.clock_reasons(role, "main") == []
-    assert guards.clock_reasons(role, "configure") == []
+    assert guards.clock_reasons(role, "plain") == []
+    assert guards.clock_reasons(role, "main") == guards.clock_reasons(role, "configure") == [
+        "reads the clock: strftime of the current time in templates/backup.sh.j2",
+        "reads the clock: Jinja's now() in templates/footer.j2"]  # through an include with parameters
     assert guards.clock_reasons(role, "backup") == [
         "reads the clock: strftime of the current time in templates/backup.sh.j2",
         "reads the clock: Jinja's now() in templates/footer.j2"]
@@ -97,7 +101,7 @@ def test_only_the_clock_reads_a_task_file_may_run_leave_its_scenario_out(tmp_pat
     assert guards.clock_reasons(role) == guards.clock_reasons(role, "main")
     (role / "handlers").mkdir()
     (role / "handlers" / "main.yml").write_text(yaml.safe_dump([{"name": "h", "debug": {"msg": "{{ now() }}"}}]))
-    assert guards.clock_reasons(role, "configure") == ["reads the clock: Jinja's now() in handlers/main.yml"]
+    assert guards.clock_reasons(role, "plain") == ["reads the clock: Jinja's now() in handlers/main.yml"]
 
 
 def test_the_cutting_names_what_it_leaves_out_and_why(tmp_path: Path) -> None:
