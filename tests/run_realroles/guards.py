@@ -1,7 +1,8 @@
 """Why a role's scenario is not written (role_scenarios.py cuts it, realroles.py records it):
 
 * it reads the clock in a way the harness cannot fix: Jinja's ``now()``, ``strftime`` of the
-  current time, the template module's ``template_run_date``, in a file its task file may run
+  current time, the template module's ``template_run_date``; or draws at random (the ``random``
+  filter without a ``seed``); in a file its task file may run
   (the role's other task files and templates do not count). Each run of either tool then
   prints or writes another time, so no comparison of the two can be exact. (A ``date``
   command, in a pipe lookup or a kept command line, reads the scenario's fixed clock instead:
@@ -30,9 +31,11 @@ import yaml
 
 # reading the clock where no `date` on PATH can fix it
 CLOCK = (
-    (re.compile(r"(?<![\w.])now\s*\("), "Jinja's now()"),
-    (re.compile(r"\|\s*strftime\b(?!\s*\(\s*[^)\s])"), "strftime of the current time"),
-    (re.compile(r"\btemplate_run_date\b"), "the template module's template_run_date"),
+    (re.compile(r"(?<![\w.])now\s*\("), "reads the clock: Jinja's now()"),
+    (re.compile(r"\|\s*strftime\b(?!\s*\(\s*[^)\s])"), "reads the clock: strftime of the current time"),
+    (re.compile(r"\btemplate_run_date\b"), "reads the clock: the template module's template_run_date"),
+    # each run draws another value: ``random`` without a ``seed``
+    (re.compile(r"\|\s*random\b(?!\s*\([^)]*\bseed\s*=)"), "draws at random: the random filter without a seed"),
 )
 # the arguments a kept task writes to, or runs its command in
 WRITTEN_ARGS = ("dest", "path", "name", "chdir")
@@ -132,7 +135,7 @@ def clock_reasons(role: Path, tasks_from: str | None = None) -> list[str]:
             jinja = "\n".join(_JINJA.findall(text))
             for pattern, what in CLOCK:
                 if pattern.search(jinja):
-                    found.append(f"reads the clock: {what} in {file.relative_to(role)}")
+                    found.append(f"{what} in {file.relative_to(role)}")
     return found
 
 

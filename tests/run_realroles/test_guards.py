@@ -74,6 +74,16 @@ def test_clock_reads_are_found_in_jinja_only(tmp_path: Path) -> None:
         "reads the clock: the template module's template_run_date in templates/motd.j2"]
 
 
+def test_an_unseeded_random_leaves_its_scenario_out_as_a_clock_read_does(tmp_path: Path) -> None:
+    """``OnCalendar={{ days | random }}``: each run of either tool writes another file."""
+    role = _role(tmp_path, [{"template": {"src": "timer.j2", "dest": "t"}}],
+                 templates={"timer.j2": "{{ ['Mon', 'Tue'] | random() }} {{ 59 | random(seed=inventory_hostname) }}\n"})
+    assert guards.clock_reasons(role, "main") == [
+        "draws at random: the random filter without a seed in templates/timer.j2"]
+    (role / "templates" / "timer.j2").write_text("{{ 59 | random(seed=inventory_hostname) }}\n")
+    assert guards.clock_reasons(role, "main") == []
+
+
 def test_only_the_clock_reads_a_task_file_may_run_leave_its_scenario_out(tmp_path: Path) -> None:
     """A role whose backup task file stamps its archive with ``now()`` still gives scenarios of its
     other task files: the files a task file includes by name and the templates they name count,
