@@ -412,9 +412,11 @@ def fixed_clock(directory: Path, clock: int) -> Path:
     return directory
 
 
-def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
+def run_case(scenario: Scenario, mode: str, tool: str,
+             wrap: Callable[[list[str], Path], list[str]] | None = None) -> Run:
     """Run ``tool`` ("ansible", "engine", or "in-process": the engine in this process) on a fresh
-    scratch copy of the scenario."""
+    scratch copy of the scenario; ``wrap`` (a command line and the scratch directory) gives the
+    command line that starts the tool, in a sandbox for instance."""
     with tempfile.TemporaryDirectory(prefix=f"pls-run-{scenario.name}-") as tmpdir:
         tmp = Path(tmpdir)
         work = prepare_scratch(scenario, tmp)
@@ -429,6 +431,8 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
         (tmp / "home").mkdir(exist_ok=True)
         if scenario.clock is not None:
             env["PATH"] = f"{fixed_clock(tmp / 'clock', scenario.clock)}{os.pathsep}{env.get('PATH', os.defpath)}"
+        if wrap is not None and tool != "in-process":
+            argv = wrap(argv, tmp)
         proc = _in_process(argv[argv.index("run"):], work, env) if tool == "in-process" else \
             _execute(argv, work, env, merge=tool == "ansible")
         error = None

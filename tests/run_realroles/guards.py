@@ -1,7 +1,9 @@
 """Why a role's scenario is not written (role_scenarios.py cuts it, realroles.py records it):
 
 * it reads the clock in a way the harness cannot fix: Jinja's ``now()``, ``strftime`` of the
-  current time, the template module's ``template_run_date``. Each run of either tool then
+  current time, the template module's ``template_run_date``; or draws at random (the ``random``
+  filter without a ``seed``); in a file its task file may run
+  (the role's other task files and templates do not count). Each run of either tool then
   prints or writes another time, so no comparison of the two can be exact. (A ``date``
   command, in a pipe lookup or a kept command line, reads the scenario's fixed clock instead:
   ``"clock"`` in case.json, see tests/run/engine_cases.py.)
@@ -29,12 +31,16 @@ import yaml
 
 # reading the clock where no `date` on PATH can fix it
 CLOCK = (
-    (re.compile(r"(?<![\w.])now\s*\("), "Jinja's now()"),
-    (re.compile(r"\|\s*strftime\b(?!\s*\(\s*[^)\s])"), "strftime of the current time"),
-    (re.compile(r"\btemplate_run_date\b"), "the template module's template_run_date"),
+    (re.compile(r"(?<![\w.])now\s*\("), "reads the clock: Jinja's now()"),
+    (re.compile(r"\|\s*strftime\b(?!\s*\(\s*[^)\s])"), "reads the clock: strftime of the current time"),
+    (re.compile(r"\btemplate_run_date\b"), "reads the clock: the template module's template_run_date"),
+    # each run draws another value: ``random`` without a ``seed``
+    (re.compile(r"\|\s*random\b(?!\s*\([^)]*\bseed\s*=)"), "draws at random: the random filter without a seed"),
 )
 # the arguments a kept task writes to, or runs its command in
 WRITTEN_ARGS = ("dest", "path", "name", "chdir")
+# the modules that run another task file of the role
+INCLUDES = frozenset({"include_tasks", "import_tasks", "include"})
 # modules whose path arguments name what they write (file's ``name``: its ``path``)
 WRITERS = frozenset({"template", "copy", "file", "lineinfile", "blockinfile", "replace", "assemble", "ini_file",
                      "community.general.ini_file", "unarchive", "command", "shell"})
@@ -58,19 +64,78 @@ UNWATCHED = (os.path.expanduser("~/.ansible/tmp"), os.path.expanduser("~/.cache"
 TIME_SLACK = 1.0
 
 
-def clock_reasons(role: Path) -> list[str]:
-    """What in the role's files reads the clock beyond a `date` command."""
+def _text(file: Path) -> str:
+    try:
+        return file.read_text() if file.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _included(task: dict[str, Any]) -> str | None:
+    """The task file an ``include_tasks`` / ``import_tasks`` / ``include`` task names ("" for none)."""
+    _, module, args = role_scenarios.written(task)
+    if module is None or role_scenarios.short_name(module) not in INCLUDES:
+        return ""
+    name = args.get("file") if isinstance(args, dict) else args
+    if isinstance(name, str) and "{" not in name and name.split():
+        name = name.split()[0]  # ``include: x.yml tags=y``: the file, then its parameters
+    return name if isinstance(name, str) else None
+
+
+def reached_files(role: Path, tasks_from: str) -> set[Path] | None:
+    """The role's task files and templates a scenario of ``tasks/<tasks_from>`` may run: that task
+    file, those it includes or imports by a literal name (again and again), the templates whose
+    file name those files or reached templates mention. None when a name is templated (any file
+    may then run)."""
+    tasks = role / "tasks"
+    files = sorted(tasks.rglob("*.y*ml")) if tasks.is_dir() else []
+    by_name = {f.relative_to(tasks).with_suffix("").as_posix(): f for f in files}
+    todo = [f for f in files if f.relative_to(tasks).with_suffix("").as_posix() == tasks_from]
+    reached: set[Path] = set()
+    while todo:
+        file = todo.pop()
+        if file in reached:
+            continue
+        reached.add(file)
+        try:
+            data = yaml.safe_load(_text(file))
+        except yaml.YAMLError:
+            return None
+        for task in role_scenarios.leaf_tasks(data):
+            name = _included(task)
+            if name is None or "{{" in (name or "") or "{%" in (name or ""):
+                return None
+            if name and (target := by_name.get(str(Path(name.removeprefix("tasks/")).with_suffix("")))):
+                todo.append(target)
+    templates = sorted(f for f in (role / "templates").rglob("*") if f.is_file()) \
+        if (role / "templates").is_dir() else []
+    texts = "\n".join(_text(f) for f in reached)
+    grown = True
+    while grown:
+        grown = False
+        for template in templates:
+            if template not in reached and template.name in texts:
+                reached.add(template)
+                texts += "\n" + _text(template)
+                grown = True
+    return reached
+
+
+def clock_reasons(role: Path, tasks_from: str | None = None) -> list[str]:
+    """What in the role's files reads the clock beyond a `date` command: any of them, or with
+    ``tasks_from`` those a scenario of that task file may run (its defaults, vars and handlers,
+    and :func:`reached_files`)."""
     found = []
+    reached = reached_files(role, tasks_from) if tasks_from is not None else None
     for sub in ("tasks", "handlers", "defaults", "vars", "templates"):
         for file in sorted((role / sub).rglob("*")) if (role / sub).is_dir() else []:
-            try:
-                text = file.read_text() if file.is_file() else ""
-            except (OSError, UnicodeDecodeError):
+            if reached is not None and sub in ("tasks", "templates") and file not in reached:
                 continue
+            text = _text(file)
             jinja = "\n".join(_JINJA.findall(text))
             for pattern, what in CLOCK:
                 if pattern.search(jinja):
-                    found.append(f"reads the clock: {what} in {file.relative_to(role)}")
+                    found.append(f"{what} in {file.relative_to(role)}")
     return found
 
 

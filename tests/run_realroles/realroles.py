@@ -35,7 +35,10 @@ recorded, or whose engine run exceeds the timeout, are counted as "not recorded"
 of the percentages. ``--measure`` works on any directory of recorded scenarios (those of
 tests/run/engine_cases.py too).
 
-As root, record and measure inside ``read_only_system.sh`` (``unshare -m --propagation private
+Each run of either tool starts in a sandbox (sandbox.py: the machine read-only but the run's
+scratch directory, a fresh ``/tmp``, no network), since a kept command with ``creates`` or
+``removes`` really runs; without root it cannot be had, and recording, measuring and comparing
+refuse to start. As root, record and measure inside ``read_only_system.sh`` as well (``unshare -m --propagation private
 tests/run_realroles/read_only_system.sh python tests/run_realroles/realroles.py --record OUT``): the
 system's directories are read-only there, so a path the cutting missed fails in both tools instead
 of writing on the machine; a set recorded that way is measured that way.
@@ -64,6 +67,7 @@ sys.path.insert(0, str(HERE))
 import engine_cases  # noqa: E402
 import guards  # noqa: E402
 import role_scenarios  # noqa: E402
+import sandbox  # noqa: E402
 
 REPOS = HERE / "repos.txt"
 DECLINED = "playbook-ls: error: "
@@ -101,7 +105,7 @@ def classify(expected: engine_cases.Run, actual: engine_cases.Run, text: bool = 
 def _run(case: engine_cases.Scenario, mode: str, tool: str) -> engine_cases.Run | None:
     """One tool's run of one mode, or None when it exceeds the timeout (the batch goes on)."""
     try:
-        return engine_cases.run_case(case, mode, tool)
+        return engine_cases.run_case(case, mode, tool, wrap=sandbox.wrap)
     except subprocess.TimeoutExpired:
         return None
 
@@ -131,7 +135,6 @@ def write_scenarios(checkouts: Path, held_out: bool, per_repo: int, names: list[
             raise FileNotFoundError(f"missing checkout of {repo}: {checkout}")
         made = 0
         for role in role_scenarios.find_roles(checkout):
-            clock = guards.clock_reasons(role)
             for item in role_scenarios.role_files(repo, role):
                 if made >= per_repo:
                     break
@@ -139,7 +142,8 @@ def write_scenarios(checkouts: Path, held_out: bool, per_repo: int, names: list[
                     continue
                 if not role_scenarios.write_scenario(item, dest / item.name):
                     continue
-                if reasons := clock + guards.escaping_paths(dest / item.name, role.name):
+                if reasons := (guards.clock_reasons(role, item.tasks_from)
+                               + guards.escaping_paths(dest / item.name, role.name)):
                     shutil.rmtree(dest / item.name)
                     excluded.append(f"{item.name}: {'; '.join(reasons)}")
                     print(f"EXCLUDED {excluded[-1]}", flush=True)
@@ -286,6 +290,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="only the scenarios whose name contains one of these")
     args = parser.parse_args(argv)
     engine_cases.TIMEOUT = args.timeout
+    if not args.write and (why := sandbox.unavailable()):
+        print(f"realroles.py: roles' commands run only in the sandbox (sandbox.py), which cannot be had here: {why}",
+              file=sys.stderr)
+        return 2
     if args.record:
         return record_directory(args.record)
     if args.measure:

@@ -74,6 +74,46 @@ def test_clock_reads_are_found_in_jinja_only(tmp_path: Path) -> None:
         "reads the clock: the template module's template_run_date in templates/motd.j2"]
 
 
+def test_an_unseeded_random_leaves_its_scenario_out_as_a_clock_read_does(tmp_path: Path) -> None:
+    """``OnCalendar={{ days | random }}``: each run of either tool writes another file."""
+    role = _role(tmp_path, [{"template": {"src": "timer.j2", "dest": "t"}}],
+                 templates={"timer.j2": "{{ ['Mon', 'Tue'] | random() }} {{ 59 | random(seed=inventory_hostname) }}\n"})
+    assert guards.clock_reasons(role, "main") == [
+        "draws at random: the random filter without a seed in templates/timer.j2"]
+    (role / "templates" / "timer.j2").write_text("{{ 59 | random(seed=inventory_hostname) }}\n")
+    assert guards.clock_reasons(role, "main") == []
+
+
+def test_only_the_clock_reads_a_task_file_may_run_leave_its_scenario_out(tmp_path: Path) -> None:
+    """A role whose backup task file stamps its archive with ``now()`` still gives scenarios of its
+    other task files: the files a task file includes by name and the templates they name count,
+    the rest of the role does not, and a templated include name makes every file count."""
+    role = _role(tmp_path, [{"include_tasks": "configure.yml"}, {"copy": {"content": "x", "dest": "y"}}],
+                 templates={"motd.j2": "{% include 'footer.j2' %}\n", "footer.j2": "{{ now() }}\n",
+                            "backup.sh.j2": "# {{ '%F' | strftime }}\n", "plain.j2": "x\n"})
+    (role / "tasks" / "configure.yml").write_text(yaml.safe_dump([{"template": {"src": "plain.j2", "dest": "p"}},
+                                                                   {"include": "backup.yml tags=backup"}]))
+    (role / "tasks" / "plain.yml").write_text(yaml.safe_dump([{"template": {"src": "plain.j2", "dest": "p"}}]))
+    (role / "tasks" / "backup.yml").write_text(yaml.safe_dump([
+        {"ansible.builtin.import_tasks": {"file": "tasks/motd.yml"}},
+        {"template": {"src": "backup.sh.j2", "dest": "b"}}]))
+    (role / "tasks" / "motd.yml").write_text(yaml.safe_dump([{"template": {"src": "motd.j2", "dest": "m"}}]))
+    assert guards.clock_reasons(role, "plain") == []
+    assert guards.clock_reasons(role, "main") == guards.clock_reasons(role, "configure") == [
+        "reads the clock: strftime of the current time in templates/backup.sh.j2",
+        "reads the clock: Jinja's now() in templates/footer.j2"]  # through an include with parameters
+    assert guards.clock_reasons(role, "backup") == [
+        "reads the clock: strftime of the current time in templates/backup.sh.j2",
+        "reads the clock: Jinja's now() in templates/footer.j2"]
+    assert guards.clock_reasons(role, "motd") == ["reads the clock: Jinja's now() in templates/footer.j2"]
+    (role / "tasks" / "main.yml").write_text(yaml.safe_dump([{"include_tasks": "{{ ansible_os_family }}.yml"}]))
+    assert len(guards.clock_reasons(role, "main")) == 2
+    assert guards.clock_reasons(role) == guards.clock_reasons(role, "main")
+    (role / "handlers").mkdir()
+    (role / "handlers" / "main.yml").write_text(yaml.safe_dump([{"name": "h", "debug": {"msg": "{{ now() }}"}}]))
+    assert guards.clock_reasons(role, "plain") == ["reads the clock: Jinja's now() in handlers/main.yml"]
+
+
 def test_the_cutting_names_what_it_leaves_out_and_why(tmp_path: Path) -> None:
     checkout = tmp_path / "checkouts" / "owner+repo"
     _role(checkout / "roles", [{"name": "conf", "copy": {"content": "x", "dest": "{{ d }}/x"}}],
@@ -131,7 +171,7 @@ def test_a_recording_that_writes_outside_its_scenario_says_so(tmp_path: Path, mo
     (scenario / "site.yml").write_text("- hosts: all\n  tasks: []\n")
     (scenario / "case.json").write_text('{"description": "o/r: x", "modes": ["run"]}')
 
-    def writes_outside(case, mode, tool):
+    def writes_outside(case, mode, tool, wrap=None):
         (system / "rbenv").mkdir()
         return engine_cases.Run({"rc": 0, "recap": {}, "tasks": [], "files": {}}, "", "", None, "")
 

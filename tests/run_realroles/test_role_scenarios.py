@@ -96,7 +96,7 @@ def test_a_run_over_the_timeout_is_not_recorded_and_the_batch_goes_on(tmp_path: 
     (tmp_path / "site.yml").write_text("- hosts: all\n  tasks: []\n")
     (tmp_path / "case.json").write_text('{"description": "o/r: x", "modes": ["run", "check"]}')
 
-    def slow(case, mode, tool):
+    def slow(case, mode, tool, wrap=None):
         raise subprocess.TimeoutExpired(["ansible-playbook"], 1)
 
     monkeypatch.setattr(realroles.engine_cases, "run_case", slow)
@@ -152,7 +152,7 @@ def test_a_scenario_whose_text_is_not_compared_is_measured_on_its_results_only(t
     outcome = {"rc": 0, "recap": {}, "tasks": [], "files": {}}
     runs = {"ansible": engine_cases.Run(outcome, "", "", None, "TASK [a]\nTASK [b]\n"),
             "engine": engine_cases.Run(outcome, "", "", None, "TASK [b]\nTASK [a]\n")}
-    monkeypatch.setattr(engine_cases, "run_case", lambda case, mode, tool: runs[tool])
+    monkeypatch.setattr(engine_cases, "run_case", lambda case, mode, tool, wrap=None: runs[tool])
     monkeypatch.setattr(engine_cases, "compare", lambda expected, actual: [])
     monkeypatch.setattr(realroles.guards, "WATCHED", (str(tmp_path / "system"),))
     case = engine_cases.load_case(tmp_path)
