@@ -47,6 +47,7 @@ from engine.variables.sources import (
     kept_inventory_layers,
     with_vars_files,
 )
+from engine.variables.unrun_sources import with_unrun
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -348,7 +349,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     scope = _scope(plan, play_plan, task, occurrence, host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     follower = Follower(plan, play_order, templar_at, include_item_order)
-    own = scope.magic_for(host, task)
+    own = with_unrun(plan.inventory, host, scope.magic_for(host, task), play_plan)
     magic = {**own, **lists_in_run_order(play_plan, task, own, host.name, scope.manager.inventory.data),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence, host)}
     magic.update(_less_removed(plan, play_plan, task, host, magic))
