@@ -48,7 +48,7 @@ from engine.variables.sources import (
     kept_inventory_layers,
     with_vars_files,
 )
-from engine.variables.unrun_sources import with_unrun
+from engine.variables.unrun_sources import with_unrun, within_unrun
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -154,7 +154,7 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None, magic: Mapping[
     racy = set(change.racy) if change is not None else set(getattr(play_plan, "racy_groups", None) or ())
     groups = (magic or {}).get("groups")
     if (racy or nested) and isinstance(groups, Mapping):
-        found["groups"] = _racy_groups(play_plan, groups, frozenset(racy), nested)
+        found["groups"] = within_unrun(groups, lambda known: _racy_groups(play_plan, known, frozenset(racy), nested))
     elif racy:
         found["groups"] = RuntimeValue(_racy_reason(sorted(racy)))
     why = play_order_reason(play_plan, nested)

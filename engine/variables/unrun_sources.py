@@ -15,7 +15,7 @@ may set is the run's, said so, never read as absent.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.inventory.unrun import UnrunSource, may_join
@@ -45,9 +45,18 @@ def unrun_layers(inventory: Any, host: Host) -> tuple[list[Layer], list[Layer], 
 def _group_files(inventory: Any, host: Host, sources: list[UnrunSource]) -> dict[str, RuntimeValue]:
     """Each name of a group_vars file (beside the inventory, beside the playbook) of a group that a
     source may put ``host`` in, as unknown."""
+    own = {group.name for group in host.get_groups()}
+    # hosts in the same groups that the same sources may change read the same files: a fleet's hosts, few sets
+    kept: dict[tuple[Any, ...], dict[str, RuntimeValue]] = inventory.derived.setdefault("unrun group files", {})
+    key = (frozenset(own), tuple(unrun.source for unrun in sources))
+    if key not in kept:
+        kept[key] = _files_of_groups(inventory, own, sources)
+    return kept[key]
+
+
+def _files_of_groups(inventory: Any, own: set[str], sources: list[UnrunSource]) -> dict[str, RuntimeValue]:
     from engine.inventory.data import Group
 
-    own = {group.name for group in host.get_groups()}
     found: dict[str, RuntimeValue] = {}
     for files in (inventory.vars_files, inventory.play_vars_files):
         for group in sorted(_groups_with_files(files.directories, files.extensions) - own - {"all"}):
@@ -98,16 +107,24 @@ def unrun_magic(inventory: Any, host: Host, magic: Mapping[str, Any]) -> dict[st
     return found
 
 
+def within_unrun(groups: Mapping[str, Any], change: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> Any:
+    """``change`` applied to ``groups`` (``groups``'s value), or to the groups an :class:`UnrunGroups`
+    knows, kept unknown where they are."""
+    if isinstance(groups, UnrunGroups):
+        return UnrunGroups(change(groups.known), groups.sources)
+    return change(groups)
+
+
 class UnrunGroups(Mapping[str, Any]):
     """``groups`` where ``constructed`` sources were not run: a group they may fill is the run's, as
     is the list of groups (they may add some); any other group is as read."""
 
     def __init__(self, groups: Mapping[str, Any], sources: list[UnrunSource]) -> None:
-        self._groups, self._sources = groups, sources
+        self.known, self.sources = groups, sources
         self.unknown_whole = f"the inventory's groups ({sources[0].reason} may add some)"
 
     def _source(self, group: str) -> UnrunSource | None:
-        return next((unrun for unrun in self._sources if unrun.may_fill(group)), None)
+        return next((unrun for unrun in self.sources if unrun.may_fill(group)), None)
 
     def __getitem__(self, group: str) -> Any:
         from engine.templating.errors import RunTimeOnly
@@ -116,12 +133,12 @@ class UnrunGroups(Mapping[str, Any]):
         if unrun is not None:
             raise RunTimeOnly(f"the hosts of group {group!r} are known only at run time: {unrun.reason} may put "
                               "hosts in it")
-        return self._groups[group]
+        return self.known[group]
 
     def __contains__(self, group: object) -> bool:
         if isinstance(group, str) and self._source(group) is not None:
             self[group]  # raises
-        return group in self._groups
+        return group in self.known
 
     def __iter__(self) -> Iterator[str]:
         from engine.templating.errors import RunTimeOnly

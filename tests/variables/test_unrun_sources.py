@@ -26,3 +26,32 @@ def test_plan(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     result = plan_against_recording(HERE / name, "inventory", monkeypatch)
     assert result.wrong == []
     assert result.depends.get("an inventory source not run", 0) > 0
+
+
+def test_groups_nested_in_a_set_s_order_under_a_constructed_source(tmp_path: Path) -> None:
+    """``groups`` where constructed was not run and ansible walks nested child groups in a set's
+    order: a group it may fill is unknown, a nested group's order the run's, the others read."""
+    from var_values import values_at
+
+    inventory = tmp_path / "inventory"
+    inventory.mkdir()
+    (inventory / "1-hosts.yml").write_text(
+        "all:\n  children:\n    dc:\n      children:\n"
+        "        east: {children: {e1: {hosts: {a: {site: x}}}}}\n"
+        "        west: {children: {w1: {hosts: {b: {site: y}}}}}\n"
+        "    web:\n      hosts:\n        a: {}\n")
+    (inventory / "2-constructed.yml").write_text(
+        "plugin: ansible.builtin.constructed\nkeyed_groups:\n  - key: site\n    prefix: site\n")
+    (tmp_path / "site.yml").write_text(
+        "- hosts: web\n  gather_facts: false\n  tasks:\n    - name: probe\n      ansible.builtin.debug:\n"
+        "        msg:\n          p_web: \"{{ groups['web'] }}\"\n          p_site: \"{{ groups['site_x'] }}\"\n"
+        "          p_names: \"{{ group_names }}\"\n"
+        "          p_dc: \"{{ groups['dc'] | sort }}\"\n          p_dc_order: \"{{ groups['dc'] }}\"\n")
+    (tmp_path / "case.json").write_text('{"inventory": ["inventory"]}')
+    found = values_at(tmp_path, "site.yml:4", "a", 0, ["p_web", "p_site", "p_names", "p_dc", "p_dc_order"],
+                      as_written=True)
+    assert found["p_web"] == ["a"]
+    assert found["p_site"].startswith("unknown: ") and "(not run here)" in found["p_site"]
+    assert found["p_names"].startswith("unknown: ")
+    assert found["p_dc"] == ["a", "b"]
+    assert "Python set" in found["p_dc_order"]
