@@ -55,3 +55,21 @@ def test_groups_nested_in_a_set_s_order_under_a_constructed_source(tmp_path: Pat
     assert found["p_names"].startswith("unknown: ")
     assert found["p_dc"] == ["a", "b"]
     assert "Python set" in found["p_dc_order"]
+
+
+def test_a_host_only_a_script_may_add_is_unknown_in_hostvars(tmp_path: Path) -> None:
+    from var_values import values_at
+
+    inventory = tmp_path / "inventory"
+    inventory.mkdir()
+    (inventory / "1-hosts.ini").write_text("[web]\nw1\n")
+    (inventory / "2-cmdb.py").write_text("#!/bin/sh\necho '{}'\n")
+    (inventory / "2-cmdb.py").chmod(0o755)
+    (tmp_path / "site.yml").write_text(
+        "- hosts: web\n  gather_facts: false\n  tasks:\n    - name: probe\n      ansible.builtin.debug:\n"
+        "        msg:\n          p_other: \"{{ hostvars['sink-1'].kind | default('none') }}\"\n"
+        "          p_self: \"{{ hostvars['w1'].inventory_hostname }}\"\n")
+    (tmp_path / "case.json").write_text('{"inventory": ["inventory"]}')
+    found = values_at(tmp_path, "site.yml:4", "w1", 0, ["p_other", "p_self"], as_written=True)
+    assert found["p_self"] == "w1"
+    assert found["p_other"].startswith("unknown: ") and "may add the host" in found["p_other"]
