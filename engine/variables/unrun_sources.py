@@ -30,15 +30,16 @@ def unrun_layers(inventory: Any, host: Host) -> tuple[list[Layer], list[Layer], 
     sources = may_join(inventory, host.name)
     if not sources:
         return [], [], []
-    below = [Layer("inventory group vars", unrun.reason, {}, unrun.source, any_name=f"may be set by {unrun.reason}")
+    below = [Layer("inventory group vars", "the inventory source (not run here)", {}, unrun.source,
+                   any_name=f"may be set by {unrun.reason}")
              for unrun in sources if unrun.any_name][:1]
     composed = {name: RuntimeValue(f"composed by {unrun.reason}") for unrun in sources for name in unrun.compose}
     first = sources[0]
-    above_own = [Layer("inventory host vars", f"composed by {first.reason}", composed, first.source,
-                       runtime=True)] if composed else []
+    above_own = [Layer("inventory host vars", "what the inventory source (not run here) composes", composed,
+                       first.source, runtime=True)] if composed else []
     grouped = _group_files(inventory, host, sources)
-    above_groups = [Layer("playbook group_vars/*", f"group_vars of groups {first.reason} may put the host in",
-                          grouped, first.source, runtime=True)] if grouped else []
+    above_groups = [Layer("playbook group_vars/*", "group_vars of groups the inventory source (not run here) may "
+                          "put the host in", grouped, first.source, runtime=True)] if grouped else []
     return below, above_groups, above_own
 
 
