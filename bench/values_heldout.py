@@ -29,6 +29,10 @@ status per host; recorded under the first three seeds, which must agree).
 - plan wrong: outcomes `plan` decided that ansible contradicts (tests/plan/plan_cases.py ``compare``);
 - plan decided: decided outcomes of those knowable before the run (every compared outcome but a
   ``depends`` that waits for a value only the run has, plan_cases.RUN_TIME_KINDS).
+
+`vars` and `plan` are measured without running inventory code (a script, ``constructed``): what
+such a source alone gives is the run's there. A project with one marks the names it gives in its
+case's ``runtime``/``runtime_on``, and an outcome waiting for it is not counted as knowable.
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
 from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, runs_once
 from engine.flow.stopped_hosts import StoppedHosts
+from engine.flow.unrun_hosts import maybe_in_play
 from engine.loading.keywords import META
 from engine.loading.roles import reported_span
 from engine.variables.loop_vars import copy_items, includer_loops
@@ -81,7 +82,7 @@ def plan_hosts(plan: Plan) -> list[PlannedPlay]:
             for host in play_plan.hosts:
                 failed.setdefault(host.name, stopped[0])
         before = set(failed)
-        planned = _plan_play(plan, play_plan, failed)
+        planned = maybe_in_play(play_plan, _plan_play(plan, play_plan, failed), failed, before)
         stop = _batch_failed(play_plan, planned, failed, before)
         if stop is not None and (not stopped or stop[1] and not stopped[0][1]):
             stopped[:] = [stop]

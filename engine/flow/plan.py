@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.config import DEFAULT_HOST_LIST
 from engine.flow.tags import Selection, TagEvaluator, TagTemplateError, should_run
+from engine.flow.unrun_hosts import maybe_hosts
 from engine.loading import keywords as kw
 from engine.loading.model import Block, Play, Playbook, Problem, Task
 from engine.span import Span
@@ -100,6 +101,9 @@ class PlayPlan:
     pattern_warnings: list[str] = field(default_factory=list)
     """ansible's warnings for the parts of the play's ``hosts`` (and ``--limit``) that match
     nothing, shown when the play starts: the play's magic variables select its hosts first."""
+    maybe: dict[str, str] = field(default_factory=dict)
+    """The hosts of ``hosts`` that are in the play only maybe, each with why: an inventory source not
+    run may put hosts in a group the play names (engine.flow.unrun_hosts)."""
 
     left_out: dict[int, str] = field(default_factory=dict)
     """Tasks (by id) a run option other than the tags leaves out of ``tasks``, and why
@@ -190,10 +194,11 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
                                  mismatch="ignore" if dynamic else config.inventory.host_pattern_mismatch)
         except HostPatternError as exc:
             raise PlanError(str(exc)) from None
+        hosts, maybe = maybe_hosts(inventory.data, play.hosts, options.limit, hosts, inventory.unrun)
         ordered, order_known = play_order(play, hosts)
         plays.append(PlayPlan(play, ordered, selected_run_tasks(play, selection) if select_tasks else [],
                               dynamic=dynamic, order_known=order_known, hosts_all=[host.name for host in hosts],
-                              pattern_warnings=pattern_warnings))
+                              pattern_warnings=pattern_warnings, maybe=maybe))
         dynamic = dynamic or _changes_inventory(play)
     return Plan(options, book, inventory, plays, warnings=warnings,
                 host_pattern_mismatch=config.inventory.host_pattern_mismatch)

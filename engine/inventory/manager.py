@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from engine.inventory.plugins import NamedPlugin
+    from engine.inventory.unrun import UnrunSource
 
 
 IGNORED_ALWAYS = (r"^\.", "^host_vars$", "^group_vars$", "^vars_plugins$")
@@ -92,6 +93,8 @@ class Inventory:
         (:meth:`with_playbook_dir`)."""
         self.data, self.sources, self.cache = data, sources, cache
         self.notes: list[str] = shared_from.notes if shared_from else []
+        self.unrun: list[UnrunSource] = shared_from.unrun if shared_from else []
+        """The sources left unread on purpose, each with what it may still change (engine.inventory.unrun)."""
         self.failures: list[SourceFailure] = shared_from.failures if shared_from else []
         self.warnings: list[str] = shared_from.warnings if shared_from else []
         self.parsed = shared_from.parsed if shared_from else False
@@ -264,7 +267,8 @@ class _SourceReader:
         encrypted = os.path.isfile(source) and is_vaulted(source)
         if encrypted and configured_secrets() is not None:  # ansible decrypts it: what it holds is the run's
             self.data.current_source = None
-            self._not_run(source, f"dynamic inventory: {source} is vault-encrypted, and playbook-ls never decrypts")
+            self._not_run(source, f"dynamic inventory: {source} is vault-encrypted, and playbook-ls never decrypts",
+                          "vault-encrypted")
             return False
         for name, plugin in self.plugins:
             wants, parse = available[name]
@@ -335,7 +339,7 @@ class _SourceReader:
 
     def _script(self, source: str) -> bool:
         if not self.dynamic:
-            self._not_run(source, f"dynamic inventory: {source} not run")
+            self._not_run(source, f"dynamic inventory: {source} not run", "script")
             return False
         parse_script(self.data, source, self.runner)
         return True
@@ -373,9 +377,12 @@ class _SourceReader:
             return None
         return parse()
 
-    def _not_run(self, source: str, note: str) -> None:
+    def _not_run(self, source: str, note: str, plugin: str, config: Any = None) -> None:
+        from engine.inventory.unrun import unrun_source
+
         self.not_run.add(source)
         self.inventory.notes.append(note)
+        self.inventory.unrun.append(unrun_source(source, plugin, config, list(self.data.hosts)))
 
     def _external(self, source: str, enabled: str, plugin: NamedPlugin) -> Any:
         """A plugin playbook-ls does not implement: ansible-core reads the source with ``enabled``
@@ -384,7 +391,7 @@ class _SourceReader:
         from engine.inventory.plugins import not_run_note
 
         if not self.dynamic:
-            self._not_run(source, not_run_note(plugin.name, source))
+            self._not_run(source, not_run_note(plugin.name, source), plugin.name)
             return False
         request = Request(source, enabled, plugin.path, self.basedir, self.settings.config_file,
                           trust=self.data.trust_by_default)
@@ -418,7 +425,7 @@ class _SourceReader:
         """The single place ``constructed`` and ``generator`` are applied from: their templates run
         only when the caller allows dynamic sources."""
         if not self.dynamic:
-            self._not_run(source, f"dynamic inventory: {source} not run")
+            self._not_run(source, f"dynamic inventory: {source} not run", name, config)
             return
         if name == "generator":
             from engine.inventory.generator import parse_generator

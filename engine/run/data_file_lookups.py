@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import MutableSequence
 from typing import Any
 
+from engine.templating.file_lookups import missing_file
 from engine.templating.file_search import find_file
 from engine.templating.pure_lookups import Call, LookupFailure, _bool_option, _integer, _options
 
@@ -31,12 +32,6 @@ INI_BOOLEANS = frozenset({"re", "allow_no_value", "interpolation"})
 CSV_OPTIONS: dict[str, Any] = {"col": 1, "keycol": 0, "default": None, "delimiter": "TAB", "file": "ansible.csv",
                                "encoding": "utf-8"}
 CSV_INTEGERS = frozenset({"col", "keycol"})
-
-
-def missing_file(call: Call, needle: str) -> None:
-    """LookupBase.find_file_in_search_path's warning for a file it does not find."""
-    if call.context.warn is not None:
-        call.context.warn(f"Unable to find '{needle}' in expected paths (use -vvvvv to see paths)")
 
 
 def _find(call: Call, needle: Any) -> str | None:

@@ -14,7 +14,6 @@ engine's (engine.templating.pure_lookups): this module adds those that read file
 
 from __future__ import annotations
 
-import glob
 import os
 import random
 import secrets
@@ -24,11 +23,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.run.data_file_lookups import lookup_csvfile, lookup_ini, missing_file
+from engine.run.data_file_lookups import lookup_csvfile, lookup_ini
 from engine.run.template_vars import template_vars
 from engine.run.url_lookup import lookup_url
-from engine.templating.errors import TemplateFailure, value_origin
-from engine.templating.file_search import find_file, lookup_first_found, search_paths
+from engine.templating.errors import TemplateFailure
+from engine.templating.file_lookups import lookup_file, lookup_fileglob, lookup_template
+from engine.templating.file_search import lookup_first_found, search_paths
 from engine.templating.file_search import unfrack as _unfrack
 from engine.templating.pure_lookups import (
     INVENTORY,
@@ -75,8 +75,17 @@ class LookupContext:
         value = config_value("ANSIBLE_HOST_PATTERN_MISMATCH", "inventory", "host_pattern_mismatch")
         return (value or "warning").strip().lower()
 
+    def is_file(self, path: str) -> bool:
+        return os.path.isfile(path)
+
+    def read_text(self, path: str) -> str:
+        return _read_text(path)
+
+    def template_vars(self, path: str, fullpath: str, task_vars: Mapping[str, Any]) -> dict[str, Any]:
+        """The variables the template lookup adds for the template ``path`` found at ``fullpath``."""
+        return template_vars(path, fullpath, None, task_vars)
+
     def resolve(self, name: str) -> LookupFunction:
-        from engine.templating.errors import TemplateFailure
 
         short = short_name(name)
         if short in LOOKUPS:
@@ -128,53 +137,6 @@ def _read_text(path: str) -> str:
 
 
 # -- the lookups ------------------------------------------------------------------------------
-def lookup_file(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    opts = _options(kwargs, {"lstrip": False, "rstrip": True}, "file")
-    ret = []
-    for term in terms:
-        path = find_file(call.context, "files", term)
-        try:
-            if not path:
-                raise LookupFailure("File not found. Use -vvvvv to see paths searched.")
-            contents = _read_text(path)
-        except LookupFailure as exc:
-            raise LookupFailure(f"Unable to access the file {term!r}: {exc}") from exc
-        if _bool_option(opts["lstrip"]):
-            contents = contents.lstrip()
-        if _bool_option(opts["rstrip"]):
-            contents = contents.rstrip()
-        ret.append(contents)
-    return ret
-
-
-def lookup_template(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    delimiters = {"variable_start_string": "{{", "variable_end_string": "}}", "comment_start_string": "{#",
-                  "comment_end_string": "#}"}
-    opts = _options(kwargs, {"convert_data": True, "template_vars": {}, "jinja2_native": False, **delimiters,
-                             "trim_blocks": True}, "template")
-    if not isinstance(opts["template_vars"], Mapping):
-        raise LookupFailure("template_vars must be a dictionary")
-    # the lookup's include path: the template's directory, then each search path's templates/ and itself
-    searchpath = [p for base in call.context.search_paths for p in (os.path.join(base, "templates"), base)]
-    ret = []
-    for term in terms:
-        path = find_file(call.context, "templates", term)
-        if not path:
-            missing_file(call, term)
-            raise LookupFailure(f"the template file {term} could not be found for the lookup")
-        text = _read_text(path)
-        extra = {**template_vars(term, os.path.abspath(path), None, call.templar.variables), **opts["template_vars"]}
-        try:
-            ret.append(call.templar.render_text(text, extra, trim_blocks=_bool_option(opts["trim_blocks"]),
-                                                searchpath=(os.path.dirname(path), *searchpath),
-                                                **{name: str(opts[name]) for name in delimiters}))
-        except TemplateFailure as exc:  # ansible chains the error to the template file (its origin)
-            if value_origin(exc) is None:
-                exc.value_origin = os.path.abspath(path)  # type: ignore[attr-defined]
-            raise
-    return ret
-
-
 def lookup_env(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
     opts = _options(kwargs, {"default": ""}, "env")
     found = [os.environ.get(str(term).split()[0], opts["default"]) for term in terms]
@@ -183,27 +145,6 @@ def lookup_env(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any
 
         return [tagged_text(value) for value in found]
     return found
-
-
-def lookup_fileglob(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    ret: list[Any] = []
-    for term in terms:
-        term_file = os.path.basename(term)
-        if term_file != term:
-            found = [find_file(call.context, "files", os.path.dirname(term))]
-            if found[0] is None:
-                missing_file(call, os.path.dirname(term))
-        else:
-            found = []
-            for path in call.context.search_paths or [call.context.basedir]:
-                found += [os.path.join(path, "files"), path]
-        for directory in found:
-            if directory:
-                hits = [g for g in glob.glob(os.path.join(directory, term_file)) if os.path.isfile(g)]
-                if hits:
-                    ret.extend(hits)
-                    break
-    return ret
 
 
 def _shell(command: str, cwd: str) -> tuple[int, bytes]:

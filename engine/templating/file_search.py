@@ -1,17 +1,16 @@
 """Where a lookup finds a file (``DataLoader.path_dwim_relative_stack`` over ``ansible_search_path``)
 and ``first_found``, which only asks which files exist (ansible-core 2.19:
 plugins/lookup/first_found.py). Shared by the run's lookups (engine.run.file_and_command_lookups),
-which ask the machine, and :class:`RepositoryLookups`, static templating's, which asks only about
-the repository's own files and leaves any other path to the run."""
+which ask the machine, and static templating's (engine.templating.file_lookups.RepositoryLookups),
+which asks only about the repository's own files and leaves any other path to the run."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine.templating.pure_lookups import Call, LookupFailure, LookupFunction, PureLookups, _bool_option, _options
+from engine.templating.pure_lookups import Call, LookupFailure, _bool_option, _options
 
 
 class SearchContext(Protocol):
@@ -136,46 +135,9 @@ def without_undefined(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
-class RepositoryLookups(PureLookups):
-    """Static templating's lookups for one task: those that read nothing, and ``first_found``,
-    which only asks whether files exist. A candidate inside ``roots`` (the playbook's directory,
-    the role's and the task file's: the repository playbook-ls reads) is looked up; one outside
-    them (an absolute path, ``~``, a ``..`` that leaves them) is the controller's at run time, and
-    so is the lookup's value when the search reaches it."""
-
-    basedir: str = ""
-    search_paths: list[str] = field(default_factory=list)
-    in_role: bool = False
-    action: str = ""
-
-    def resolve(self, name: str) -> LookupFunction:
-        from engine.templating.pure_lookups import short_name
-
-        return lookup_first_found if short_name(name) == "first_found" else super().resolve(name)
-
-    def exists(self, path: str) -> bool:
-        from engine.templating.errors import RunTimeOnly
-
-        roots = [os.path.realpath(root) for root in [self.basedir, *self.search_paths] if root]
-        # a link is followed to where it leads: the repository's only if that is inside it too
-        for place in (unfrack(path), os.path.realpath(path)):
-            if not any(os.path.commonpath([place, root]) == root for root in roots):
-                raise RunTimeOnly(f"first_found looks for {path!r}, outside the repository: only the run "
-                                  "knows whether it exists")
-        return os.path.exists(path)
-
-
 def search_paths(role_path: str | None, task_file: str | None) -> list[str]:
     """``Task.get_search_path``: the role's path, then the task file's directory."""
     paths = [role_path] if role_path else []
     if task_file:
         paths.append(os.path.dirname(task_file))
     return list(dict.fromkeys(paths))
-
-
-def repository_lookups(role_path: str | None, task_file: str | None, basedir: str,
-                       action: str = "") -> RepositoryLookups:
-    """The static lookups of a task in ``role_path`` (or none) written in ``task_file``."""
-    return RepositoryLookups(basedir=basedir, search_paths=search_paths(role_path, task_file),
-                             in_role=bool(role_path), action=action)

@@ -395,6 +395,10 @@ def invoke(templar: Templar, context: Any, name: str, terms: list[Any], kwargs: 
     if not wantlist and result:
         if len(result) == 1:
             result = result[0]
+        elif getattr(result, "why", None) is not None:  # engine.values.RunOrdered: joined, in the run's order
+            from engine.templating.errors import OrderOnly
+
+            raise OrderOnly(f"the lookup {name!r} joins its items in an order only the run knows ({result.why})")
         elif all(isinstance(item, str) for item in result):
             result = ",".join(result)
     if tagging:

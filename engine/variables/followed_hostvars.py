@@ -17,6 +17,7 @@ from engine.variables.manager import HostVars
 from engine.variables.names_before import names_set_before
 from engine.variables.raw import RawVariables
 from engine.variables.sources import EARLIER_TASKS, Layer, fold, kept_inventory_layers
+from engine.variables.unrun_sources import with_unrun
 
 if TYPE_CHECKING:
     from engine.flow.plan import PlayPlan
@@ -63,7 +64,7 @@ class FollowedHostVars(HostVars):
         else:  # another host's variables read by name: followed on it only for a name a task before may set
             layers.append(Layer("set_fact", EARLIER_TASKS, _EarlierValues(walk, may_set), runtime=True))
         layers.append(Layer("extra vars", "extra vars", self._manager.options.extra_vars))
-        magic = {**self.run_wide(), **host.get_magic_vars()}
+        magic = with_unrun(plan.inventory, host, {**self.run_wide(), **host.get_magic_vars()}, self._play_plan)
         facts = facts_unknown(plan, self._play_plan, host)
         if merge:  # hash_behaviour=merge: each level merged into those below
             return RawVariables([Layer("merged", "merged", fold(layers, True))], magic, facts)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.flow.play_host_order import ordered_by
 from engine.flow.run_settings import runs_once
+from engine.flow.unrun_hosts import maybe_hosts
 from engine.inventory.graph_copy import copy_graph
 from engine.loading import keywords as kw
 from engine.templating.read_names import names_recorded
@@ -96,6 +97,8 @@ class Changes:
             hosts = select_hosts(self.inventory.data, play_plan.play.hosts, self.plan.options.limit, mismatch="ignore")
         except HostPatternError:
             return
+        hosts, play_plan.maybe = maybe_hosts(self.inventory.data, play_plan.play.hosts, self.plan.options.limit, hosts,
+                                             self.plan.inventory.unrun)
         ordered, order_known = ordered_hosts(play_plan.play, hosts)
         play_plan.hosts, play_plan.order_known = ordered, order_known
         play_plan.hosts_all = [host.name for host in hosts]

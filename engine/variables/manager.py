@@ -186,6 +186,11 @@ class HostVars(Mapping[str, Any]):
 
         host = self._manager.inventory.data.get_host(name)
         if host is None:
+            adding = next((unrun for unrun in getattr(self._manager.inventory, "unrun", ()) if unrun.any_name), None)
+            if adding is not None:
+                from engine.templating.errors import RunTimeOnly
+
+                raise RunTimeOnly(f"hostvars[{name!r}] is known only at run time: {adding.reason} may add the host")
             raise KeyError(name)
         with apart():  # another host's state is the model's work, not the reading template's
             values = self.host_values(host)

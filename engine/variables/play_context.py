@@ -12,6 +12,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from engine.inventory.data import Host
+    from engine.variables.layer import Layer
+
 
 class PlayContext:
     """The play being run: its hosts (all, and those still running) and the roles it uses."""
@@ -98,3 +101,17 @@ def namespace_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     """``ansible_facts``: the facts without their ``ansible_`` prefix (``ansible_local`` keeps it)."""
     return {key[8:] if key.startswith("ansible_") and key != "ansible_local" else key: value
             for key, value in facts.items()}
+
+
+def connection_layer(host: Host, task: Task | None) -> list[Layer]:
+    """What a task's templates see of its connection where nothing defines it: the task executor
+    adds the play context's address (``PlayContext.update_vars``: ``remote_addr``, ``ansible_host``
+    or else the host's name) under ``ansible_host`` and ``ansible_ssh_host``, below every level;
+    ``hostvars`` has none of it. A delegated task's is the delegate's (not followed here)."""
+    from engine.variables.layer import Layer
+
+    data = task.data if task is not None and isinstance(task.data, Mapping) else None
+    if data is None or data.get("delegate_to") is not None:
+        return []
+    return [Layer("play context", "the task's connection (the host's name as its address)",
+                  {"ansible_host": host.name, "ansible_ssh_host": "{{ ansible_host }}"})]

@@ -27,6 +27,7 @@ from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered
 from engine.values import frozen as frozen  # re-exported: the API of this module
 from engine.variables.include_item_order import kept_item_keys, kept_item_order
+from engine.variables.play_context import connection_layer
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -47,6 +48,7 @@ from engine.variables.sources import (
     kept_inventory_layers,
     with_vars_files,
 )
+from engine.variables.unrun_sources import with_unrun, within_unrun
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -152,7 +154,7 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None, magic: Mapping[
     racy = set(change.racy) if change is not None else set(getattr(play_plan, "racy_groups", None) or ())
     groups = (magic or {}).get("groups")
     if (racy or nested) and isinstance(groups, Mapping):
-        found["groups"] = _racy_groups(play_plan, groups, frozenset(racy), nested)
+        found["groups"] = within_unrun(groups, lambda known: _racy_groups(play_plan, known, frozenset(racy), nested))
     elif racy:
         found["groups"] = RuntimeValue(_racy_reason(sorted(racy)))
     why = play_order_reason(play_plan, nested)
@@ -348,14 +350,14 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     scope = _scope(plan, play_plan, task, occurrence, host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     follower = Follower(plan, play_order, templar_at, include_item_order)
-    own = scope.magic_for(host, task)
+    own = with_unrun(plan.inventory, host, scope.magic_for(host, task), play_plan)
     magic = {**own, **lists_in_run_order(play_plan, task, own, host.name, scope.manager.inventory.data),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence, host)}
     magic.update(_less_removed(plan, play_plan, task, host, magic))
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
-                     [*_connection_layer(host, task), *scope.below,
+                     [*connection_layer(host, task), *scope.below,
                       *kept_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
     layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
@@ -367,18 +369,6 @@ def task_effects(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurr
     from engine.variables.host_runtime import Follower
 
     return Follower(plan, play_order, templar_at, include_item_order).effects_of(play_plan, host, task, occurrence)
-
-
-def _connection_layer(host: Host, task: Task | None) -> list[Layer]:
-    """What a task's templates see of its connection where nothing defines it: the task executor
-    adds the play context's address (``PlayContext.update_vars``: ``remote_addr``, ``ansible_host``
-    or else the host's name) under ``ansible_host`` and ``ansible_ssh_host``, below every level;
-    ``hostvars`` has none of it. A delegated task's is the delegate's (not followed here)."""
-    data = task.data if task is not None and isinstance(task.data, Mapping) else None
-    if data is None or data.get("delegate_to") is not None:
-        return []
-    return [Layer("play context", "the task's connection (the host's name as its address)",
-                  {"ansible_host": host.name, "ansible_ssh_host": "{{ ansible_host }}"})]
 
 
 def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],

@@ -37,6 +37,7 @@ from engine.variables.layer import earlier_tasks_place as earlier_tasks_place
 from engine.variables.layer import is_runtime as is_runtime
 from engine.variables.play_context import PlayContext, role_variables
 from engine.variables.role_layers import dep_chain, parent_role_layer, private_role_vars, role_layers
+from engine.variables.unrun_sources import unrun_layers
 
 if TYPE_CHECKING:
     from engine.inventory.manager import Inventory
@@ -96,11 +97,14 @@ def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None =
     if layers is None:
         layers = shared[key] = [layer for entry in precedence if entry in group_levels
                                 for layer in group_levels[entry]()]
-    own = [make_layer("inventory host vars", f"host '{host.name}' in the inventory",
-                  traced(host.get_vars(), origins.get(host.name)), sources),
+    below, above_groups, composed = unrun_layers(inventory, host)
+    own = [*above_groups,
+           make_layer("inventory host vars", f"host '{host.name}' in the inventory",
+                      traced(host.get_vars(), origins.get(host.name)), sources),
+           *composed,
            *files(inventory.vars_files, [host], "inventory host_vars/*"),
            *files(play_files, [host], "playbook host_vars/*")]
-    return HostLayers(key, [layer for layer in layers if layer is not None],
+    return HostLayers(key, [*below, *(layer for layer in layers if layer is not None)],
                       [layer for layer in own if layer is not None])
 
 

@@ -14,7 +14,7 @@ from engine.booleans import boolean
 from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
 from engine.span import YMap
-from engine.templating.file_search import repository_lookups
+from engine.templating.file_lookups import RepositoryLookups, repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.command_line import command_line
@@ -187,11 +187,11 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     return effects
 
 
-def with_repository_lookups(task: Task, templar: Templar, basedir: str) -> Templar:
-    """``templar`` for ``task``: an ``include_vars``'s ``first_found`` (a lookup or the
-    ``with_first_found`` loop) names the file from the files the repository holds, for its values
-    and for its outcome alike; any other task's as given."""
-    if task.action not in INCLUDE_VARS or not isinstance(templar.lookups, PureLookups):
+def with_repository_lookups(task: Task | None, templar: Templar, basedir: str) -> Templar:
+    """``templar`` for ``task``: its lookups of the repository's files (``first_found``, ``file``,
+    ``template``, ``fileglob``, as a lookup or a ``with_`` loop) read them by the task's search path,
+    for its values and for its outcome alike (engine.templating.file_lookups.RepositoryLookups)."""
+    if task is None or not isinstance(templar.lookups, PureLookups) or isinstance(templar.lookups, RepositoryLookups):
         return templar
     lookups = repository_lookups(task.role.path if task.role is not None else None,
                                  task.span.file if task.span is not None else None, basedir, task.action)

@@ -70,6 +70,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     from engine.templating.templar import RECURSIVE_VALUE, TemplateFailure, is_template, too_large_reason
     from engine.variables.host_facts import facts_unknown
     from engine.variables.loop_vars import loop_names, loop_scopes
+    from engine.variables.task_results import with_repository_lookups
 
     levels = levels or layers_at(plan, play_plan, host, task, occurrence, outer)  # each item's too
     layers, magic = levels
@@ -77,7 +78,8 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     layers = [*layers, *_loop_layers(plan, play_plan, host, task, outer)]
     bound = loop_names(task) if task is not None else []
     if bound:
-        scopes = items if items is not None else loop_scopes(task, static_templar(raw, magic))  # type: ignore[arg-type]
+        scopes = items if items is not None else loop_scopes(task, with_repository_lookups(  # type: ignore[arg-type]
+            task, static_templar(raw, magic), play_plan.play.basedir))
         if isinstance(scopes, list) and item is None and 0 < len(scopes) <= ITEMS_SHOWN:
             return _per_item([variables_at(plan, play_plan, host, task, names, occurrence, index, outer, levels,
                                            scopes) for index in range(len(scopes))])
@@ -93,7 +95,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         raw = _raw_over(plan, play_plan, host, layers, magic)
     found = definitions(layers, names)
     facts = facts_unknown(plan, play_plan, host)
-    templar = static_templar(raw, magic, layers)
+    templar = with_repository_lookups(task, static_templar(raw, magic, layers), play_plan.play.basedir)
     result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
     for name in wanted:

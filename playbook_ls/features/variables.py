@@ -182,6 +182,7 @@ def play_context(index: WorkspaceIndex, reach: Reach, inventory: list[str] | Non
     one inventory for every file the playbook reaches), and the play's hosts in it (the
     implicit localhost when its pattern matches none)."""
     from engine.flow.plan import PlayPlan, RunOptions, play_order
+    from engine.flow.unrun_hosts import maybe_hosts
     from engine.inventory.patterns import HostPatternError, select_hosts
 
     book = reach.book.path
@@ -190,11 +191,13 @@ def play_context(index: WorkspaceIndex, reach: Reach, inventory: list[str] | Non
         hosts = select_hosts(inv.data, reach.play.hosts, None, warnings=[])
     except HostPatternError:
         hosts = []
+    hosts, maybe = maybe_hosts(inv.data, reach.play.hosts, None, hosts, inv.unrun)
     if not hosts:
         hosts = [inv.data.get_host("localhost") or _implicit_localhost()]
     plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources))
     ordered, order_known = play_order(reach.play, hosts)
-    return plan, PlayPlan(reach.play, ordered, [], order_known=order_known, hosts_all=[host.name for host in hosts])
+    return plan, PlayPlan(reach.play, ordered, [], order_known=order_known, hosts_all=[host.name for host in hosts],
+                          maybe=maybe)
 
 
 def values_in_contexts(index: WorkspaceIndex, path: str, line: int, name: str,

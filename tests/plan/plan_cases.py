@@ -142,6 +142,7 @@ RUN_TIME_KINDS = {
     "the last to finish wins": "the order the hosts' results come in",
     "in the order of a Python set of groups": "the inventory's order of a set of groups",
     "the play's order is the run's (shuffle)": "the play's shuffled order",
+    "(not run here)": "an inventory source not run",
 }
 
 

@@ -31,8 +31,6 @@ from var_values import judged, values_at
 # ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
 # each reason "name: what ansible gives; what playbook-ls gives". Each is a strict xfail: a fix
 # makes it pass, and then its entry must go.
-FILE_LOOKUP = "a file lookup: ansible reads the file, playbook-ls leaves lookups that read files to the run"
-
 
 PLAYBOOK_VARS_ROOT = ("ANSIBLE_PLAYBOOK_VARS_ROOT=all: ansible looks for group_vars beside the task's file and its "
                       "dependency chain's roles (roles/r/tasks/group_vars for a role task, not the playbook's); "
@@ -57,7 +55,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
     "deploy7_db_replication:site.yml:93:pg-a2": BOTH_PATHS,
     **_at("deploy7_web_rolling", "web1.example.com web2.example.com web3.example.com",
           {"site.yml:147": GROUP_BY_ORDER}),
-    **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": FILE_LOOKUP}),
 }
 
 

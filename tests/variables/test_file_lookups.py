@@ -1,0 +1,47 @@
+"""The ``file``, ``template`` and ``fileglob`` lookups of the repository's own files, read before
+the run by the task's search path (engine.templating.file_lookups.RepositoryLookups), recorded from
+ansible-playbook: a role's files before the playbook's, a template over the task's variables, the
+files a fileglob finds (their order the file system's, so the run's). ``loki_promtail`` is a
+project of the values22 held-out set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from var_values import measure, plan_against_recording
+
+HERE = Path(__file__).resolve().parent / "file_lookups"
+
+
+@pytest.mark.parametrize("name", ["loki_promtail", "role_files"])
+def test_values(name: str) -> None:
+    compared, wrong = measure(HERE / name, as_written=True)
+    assert compared > 0
+    assert wrong == []
+
+
+@pytest.mark.parametrize(("name", "inventory"), [("loki_promtail", "hosts.ini"), ("role_files", "inventory.ini")])
+def test_plan(name: str, inventory: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = plan_against_recording(HERE / name, inventory, monkeypatch)
+    assert result.wrong == []
+    assert result.decided == result.compared
+
+
+def test_a_fileglob_joined_by_lookup_is_in_the_run_s_order(tmp_path: Path) -> None:
+    from engine.templating.errors import OrderOnly
+    from engine.templating.file_lookups import repository_lookups
+    from engine.templating.templar import Templar
+
+    (tmp_path / "files").mkdir()
+    for name in ("a.conf", "b.conf"):
+        (tmp_path / "files" / name).write_text(name)
+    templar = Templar({}, repository_lookups(None, str(tmp_path / "site.yml"), str(tmp_path)))
+    assert sorted(templar.template("{{ query('fileglob', '*.conf') | map('basename') }}")) == ["a.conf", "b.conf"]
+    with pytest.raises(OrderOnly):
+        templar.template("{{ lookup('fileglob', '*.conf') }}")
+    outside = Templar({}, repository_lookups(None, str(tmp_path / "site.yml"), str(tmp_path / "files")))
+    from engine.templating.errors import RunTimeOnly
+
+    with pytest.raises(RunTimeOnly):
+        outside.template("{{ lookup('file', '../../etc/passwd') }}")

@@ -1,0 +1,75 @@
+"""Inventory sources the plan and the values do not run (engine.inventory.unrun): a ``constructed``
+configuration and an inventory script, recorded from ansible-playbook, which runs them. What only
+they give is the run's: names they may set are unknown (not undefined, not guessed from a
+``default``), the groups they may fill and a play on them hold hosts only maybe, and no outcome
+on such a host is decided. ``ipa_clients`` is a project of the values22 held-out set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from var_values import measure, plan_against_recording
+
+HERE = Path(__file__).resolve().parent / "unrun_sources"
+
+
+@pytest.mark.parametrize("name", ["ipa_clients", "cmdb_script"])
+def test_values(name: str) -> None:
+    compared, wrong = measure(HERE / name, as_written=True)
+    assert compared > 0
+    assert wrong == []
+
+
+@pytest.mark.parametrize("name", ["ipa_clients", "cmdb_script"])
+def test_plan(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = plan_against_recording(HERE / name, "inventory", monkeypatch)
+    assert result.wrong == []
+    assert result.depends.get("an inventory source not run", 0) > 0
+
+
+def test_groups_nested_in_a_set_s_order_under_a_constructed_source(tmp_path: Path) -> None:
+    """``groups`` where constructed was not run and ansible walks nested child groups in a set's
+    order: a group it may fill is unknown, a nested group's order the run's, the others read."""
+    from var_values import values_at
+
+    inventory = tmp_path / "inventory"
+    inventory.mkdir()
+    (inventory / "1-hosts.yml").write_text(
+        "all:\n  children:\n    dc:\n      children:\n"
+        "        east: {children: {e1: {hosts: {a: {site: x}}}}}\n"
+        "        west: {children: {w1: {hosts: {b: {site: y}}}}}\n"
+        "    web:\n      hosts:\n        a: {}\n")
+    (inventory / "2-constructed.yml").write_text(
+        "plugin: ansible.builtin.constructed\nkeyed_groups:\n  - key: site\n    prefix: site\n")
+    (tmp_path / "site.yml").write_text(
+        "- hosts: web\n  gather_facts: false\n  tasks:\n    - name: probe\n      ansible.builtin.debug:\n"
+        "        msg:\n          p_web: \"{{ groups['web'] }}\"\n          p_site: \"{{ groups['site_x'] }}\"\n"
+        "          p_names: \"{{ group_names }}\"\n"
+        "          p_dc: \"{{ groups['dc'] | sort }}\"\n          p_dc_order: \"{{ groups['dc'] }}\"\n")
+    (tmp_path / "case.json").write_text('{"inventory": ["inventory"]}')
+    found = values_at(tmp_path, "site.yml:4", "a", 0, ["p_web", "p_site", "p_names", "p_dc", "p_dc_order"],
+                      as_written=True)
+    assert found["p_web"] == ["a"]
+    assert found["p_site"].startswith("unknown: ") and "(not run here)" in found["p_site"]
+    assert found["p_names"].startswith("unknown: ")
+    assert found["p_dc"] == ["a", "b"]
+    assert "Python set" in found["p_dc_order"]
+
+
+def test_a_host_only_a_script_may_add_is_unknown_in_hostvars(tmp_path: Path) -> None:
+    from var_values import values_at
+
+    inventory = tmp_path / "inventory"
+    inventory.mkdir()
+    (inventory / "1-hosts.ini").write_text("[web]\nw1\n")
+    (inventory / "2-cmdb.py").write_text("#!/bin/sh\necho '{}'\n")
+    (inventory / "2-cmdb.py").chmod(0o755)
+    (tmp_path / "site.yml").write_text(
+        "- hosts: web\n  gather_facts: false\n  tasks:\n    - name: probe\n      ansible.builtin.debug:\n"
+        "        msg:\n          p_other: \"{{ hostvars['sink-1'].kind | default('none') }}\"\n"
+        "          p_self: \"{{ hostvars['w1'].inventory_hostname }}\"\n")
+    (tmp_path / "case.json").write_text('{"inventory": ["inventory"]}')
+    found = values_at(tmp_path, "site.yml:4", "w1", 0, ["p_other", "p_self"], as_written=True)
+    assert found["p_self"] == "w1"
+    assert found["p_other"].startswith("unknown: ") and "may add the host" in found["p_other"]
