@@ -7,7 +7,8 @@
 
 A CASE_DIR holds ``repo/`` (the playbook's checkout, where both commands run) and
 ``inventory/hosts.yml``; PLAYBOOK (default ``site.yml``) is relative to ``repo/``. A process over
-``--cpu-limit`` CPU seconds is stopped and counted as over the limit. Prints the load average
+``--cpu-limit`` CPU seconds is stopped (SIGXCPU) and counted, and printed, as over the limit, whatever
+CPU time its usage counted by then; a process another signal ended says which. Prints the load average
 before each case: on a shared machine CPU time, not wall time, is the figure.
 """
 
