@@ -43,7 +43,7 @@ from engine.flow.include_item_stops import (
 from engine.flow.play_host_order import run_order_unknown
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
-from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, runs_once
+from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, run_once_hosts, runs_once
 from engine.flow.stopped_hosts import StoppedHosts
 from engine.flow.unrun_hosts import maybe_in_play
 from engine.loading.keywords import META
@@ -235,14 +235,21 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             continue
         planning = hosts
 
-        def forced_handler(host: str, task: Task = task, conditions: Any = conditions,
-                           removed: Any = removed) -> HostOutcome:
-            """A handler on a host a failure stopped in this play, with force_handlers: the implicit
-            flush point of its section runs in an ``always`` (``Play.compile``), so what the host was
-            notified of before the failure runs there, as its notifications decide."""
-            base = task_outcomes(plan, play_plan, task, conditions, batches, signatures,
-                                 [h for h in play_plan.hosts if h.name == host], removed)[host]
-            return heard.handler_outcomes(task)(host, base)
+        def forced_handler(names: list[str], task: Task = task, conditions: Any = conditions,
+                           removed: Any = removed) -> dict[str, HostOutcome]:
+            """A handler on hosts a failure stopped in this play, with force_handlers: the implicit
+            flush point of its section runs in an ``always`` (``Play.compile``), so what each host was
+            notified of before the failure runs there, as its notifications decide. Its conditions
+            are asked of the hosts together (hosts alike share one reading: engine.flow.host_classes),
+            a ``run_once`` handler's of each host alone (its batch of one runs it there)."""
+            chosen = [h for h in play_plan.hosts if h.name in set(names)]
+            if run_once_hosts(play_plan, task, [[h.name] for h in chosen])[0] is None:
+                base = task_outcomes(plan, play_plan, task, conditions, batches, signatures, chosen, removed)
+            else:
+                base = {h.name: task_outcomes(plan, play_plan, task, conditions, batches, signatures, [h],
+                                              removed)[h.name] for h in chosen}
+            answer = heard.handler_outcomes(task)
+            return {name: answer(name, base[name]) for name in names}
 
         if failed and not spreading and not item_stops and not stopping:  # the stopped hosts alike, group by group
             if forced is None:
@@ -254,7 +261,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                                                                            False if earlier else forced[0])))
                 if task.handler and forced[0] is True and why[1] and not earlier and heard.flush is None \
                         and not includers:  # force_handlers: the section's flush runs in an always
-                    planned.hosts.update((host, forced_handler(host)) for host in members)
+                    planned.hosts.update(forced_handler(members))
         place = where(planned)  # told in every failure's reason: worked out once, not per host
         handler_outcome = None
         for host in planning:
@@ -281,7 +288,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                                                      forced[0] if host not in before else False)
                 if task.handler and forced[0] is True and failed[host][1] and host not in before \
                         and heard.flush is None and not includers:
-                    planned.hosts[host] = forced_handler(host)
+                    planned.hosts[host] = forced_handler([host])[host]
                 if spreading and not failed[host][1] and host not in before and task_outcomes(  # it may go on, and fail
                         plan, play_plan, task, conditions, batches, signatures,
                         [h for h in play_plan.hosts if h.name == host], removed)[host].outcome in (DEPENDS, FAILS):

@@ -13,7 +13,8 @@ effects at every setter, one by one, so the same walk. The first host of such a 
 before; the others are given its walk.
 
 Only where nothing else of a host decides the walk: no setter a host-by-host step leaves out or
-adds (a handler, a later run of a task, ``run_once`` or delegating its facts; whether an
+adds (a handler, a later run of a task, delegating its facts; which host of its batch runs a
+``run_once`` setter, whose effects every host of the batch is given; whether an
 ``end_play`` or ``end_batch`` ended the play for the host, whether each ``meta: end_host`` on the
 way ended it, whether each task of a role the play may run twice ran on the host as the plan says,
 and which tasks per-host includes loaded on it, are asked of each host and kept in its key), no ``rescue``
@@ -114,6 +115,7 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
 
 
 def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> frozenset[str] | None:
+    from engine.flow.run_settings import runs_once
     from engine.variables.change_classes import setter_classes_key
     from engine.variables.host_runtime import followed_memo
     from engine.variables.setters import sets_something
@@ -131,6 +133,8 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
             memo = followed_memo(earlier)
             if memo.get(("uniform", id(done))) is True:
                 continue  # the same effects on every host: it reads nothing of one
+            if runs_once(done):
+                continue  # the effects of the host that runs it for the batch, which is in each host's key (_decided)
             kept = memo.get(setter_classes_key(plan, done))
             if kept is None and follower.order_of(earlier.play).loaded_on.get(id(done)) is not None:
                 # a per-host include's setter no host walked yet: the hosts loading it are told apart
@@ -189,7 +193,8 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
             data = done.data if isinstance(done.data, Mapping) else {}
             includers = order.includers.get(id(done), [])
             # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
-            if done.handler or data.get("delegate_facts") or runs_once(done) or occurrence(order, done, at) or \
+            # (a run_once setter's effects are those of the host of the batch that runs it: in each host's key)
+            if done.handler or data.get("delegate_facts") or occurrence(order, done, at) or \
                     any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
                         runs_once(include) for include in includers):
                 return None
@@ -226,6 +231,7 @@ def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
     play being planned answering as written until it is), and, in each play with a step a per-host
     include loaded, which tasks such includes loaded on the host (hosts that loaded the same run
     the same steps); None where the walk has no such step."""
+    from engine.flow.run_settings import runs_once
     from engine.variables.block_runs import play_blocks
     from engine.variables.failed_hosts import planned_alone
     from engine.variables.host_runtime import followed_memo
@@ -241,9 +247,10 @@ def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
                       if ends_host_task(done) or planned_alone(earlier, done)],
                      [follower.order_of(earlier.play) for earlier in loaded.values()],
                      [(earlier, done) for earlier, done in steps if play_blocks(earlier.play).rescuing
-                      and id(done) in play_blocks(earlier.play).paths])
-    steps, orders, blocked = memo[key]
-    if not steps and not orders and not blocked:
+                      and id(done) in play_blocks(earlier.play).paths],
+                     [(earlier, done) for earlier, done in steps if runs_once(done)])
+    steps, orders, blocked, once = memo[key]
+    if not steps and not orders and not blocked and not once:
         return None
     return (tuple((follower._ends_host(earlier, host, done) if ends_host_task(done)  # noqa: SLF001
                    else follower._planned_ran(earlier, host, done, 0, True))  # noqa: SLF001
@@ -251,7 +258,25 @@ def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
             tuple(order.loaded_kinds.get(host.name, 0) for order in orders),
             # whether each setter in a block with a rescue ran by the reader (the play's own) or by the play's end
             tuple(follower._ran(earlier, host, done, task if earlier is play_plan else None)  # noqa: SLF001
-                  if host.name in host_names(earlier) else None for earlier, done in blocked))
+                  if host.name in host_names(earlier) else None for earlier, done in blocked),
+            # which host runs each run_once setter for the host's batch (the walk takes that host's effects)
+            tuple(_once_runs(follower, earlier, host, done) if host.name in host_names(earlier) else None
+                  for earlier, done in once))
+
+
+def _once_runs(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Any, ...]:
+    """The host a ``run_once`` setter runs on for ``host``'s batch, why only the run knows it if so, and
+    the other hosts that may run it instead (engine.variables.once_runner), as the walk asks them:
+    hosts alike in them are given the same effects."""
+    from engine.variables.once_runner import once_candidates
+
+    if not play_plan.hosts:
+        return (None,)
+    runner, unsure = follower._once_runner(play_plan, host, task)  # noqa: SLF001
+    others = once_candidates(follower.plan, play_plan, runner, host,
+                             lambda batch: follower._once_runner(play_plan, host, task, 0, batch)[0])  # noqa: SLF001
+    return (runner.name, unsure,
+            None if others is None else (None if others[0] is None else tuple(o.name for o in others[0]), others[1]))
 
 
 def _ended(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Any, ...] | None:
