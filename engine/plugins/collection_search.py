@@ -129,11 +129,12 @@ class CollectionFinder:
     def find_role(self, name: str, collection_list: Sequence[str]) -> tuple[str, str, str] | None:
         """``_get_collection_role_path``: ``(role name, role directory, collection)`` for a fully
         qualified name, or a short one found in a collection of ``collection_list``."""
+        subdirs: list[str] = []
         if is_fqcr(name):
-            collection, _, resource = name.rpartition(".")
-            if collection.count(".") > 1:  # ns.coll.subdir.role: roles have no subdirs
-                return None
-            candidates = [collection]
+            # ns.coll.sub1.sub2.role is roles/sub1/sub2/role of ns.coll (AnsibleCollectionRef's subdirs),
+            # and the role is named by its last part
+            namespace, collection_name, *subdirs, resource = name.split(".")
+            candidates = [f"{namespace}.{collection_name}"]
         elif not collection_list:
             return None
         else:
@@ -142,7 +143,7 @@ class CollectionFinder:
             if collection in SYNTHETIC:
                 continue
             directory = self.collection_dir(collection)
-            role = os.path.join(directory, "roles", resource) if directory else None
+            role = os.path.join(directory, "roles", *subdirs, resource) if directory else None
             if role and paths.isdir(role):
                 return resource, role, collection
         return None
