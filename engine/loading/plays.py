@@ -153,8 +153,10 @@ class PlayLoading(FrameLoading):
         # as PlaybookExecutor's post_validate does
         hosts = self.render_static(raw_hosts, play_vars, ds.value_spans.get("hosts"), after_load=True)
         play.hosts = [] if hosts is OMIT else [str(h) for h in as_list(hosts)]
-        name = self.render_static(raw_name, play_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")),
-                                  after_load=True)
+        # a name joined from a list of hosts is a new string, which ansible 2.19 does not trust as a
+        # template: it stays as written ("{{ g }},db"), where one from a hosts string is templated
+        name = raw_name if not ds.get("name") and isinstance(raw_hosts, list) else self.render_static(
+            raw_name, play_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")), after_load=True)
         play.name = "" if name is None else str(name)
         frame.label = f'play "{play.name}"'
         self._template_tags(play, lambda: resolve_variables({**play_level(), "ansible_play_name": play.name}))
