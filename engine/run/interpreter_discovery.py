@@ -135,10 +135,12 @@ def broken_interpreters(plan: Any) -> list[tuple[str, Any]]:
         return []
     checked: dict[Any, bool] = {}
     declined: list[tuple[str, Any]] = []
+    unset = False  # a local host the inventory gives no interpreter: a role's default reaches it
     for name in dict.fromkeys(host.name for play in plan.plays for host in play.hosts):
         variables = delegate_host_vars(plan.inventory, name)
         if not is_local(name, variables, None):
             continue
+        unset = unset or variables.get("ansible_python_interpreter") is None
         written = setting(variables)
         if isinstance(written, str) and "{" in written:
             continue
@@ -155,4 +157,67 @@ def broken_interpreters(plan: Any) -> list[tuple[str, Any]]:
                 checked[key] = starts(path)
             if not checked[key]:
                 declined.append((f"modules run with {path}, which does not start (the Python of host '{name}')", None))
+    if checked:  # a local host runs modules: the interpreters the playbook and its roles set too
+        for value, where, default in written_in_playbook(plan):
+            if default and not unset:  # below the inventory's, which every local host has
+                continue
+            if value not in checked:
+                checked[value] = value == sys.executable or starts(value)
+            if not checked[value]:
+                declined.append((f"modules run with {value}, which does not start (ansible_python_interpreter "
+                                 f"in {where})", None))
     return declined
+
+
+DISCOVERY_MODES = ("auto", "auto_silent", "auto_legacy", "auto_legacy_silent")
+
+
+def written_in_playbook(plan: Any) -> list[tuple[str, str, bool]]:
+    """Each literal ``ansible_python_interpreter`` the run's playbooks, task files and roles'
+    defaults and vars write (play, block or task vars, ``set_fact``, a role's files), with the
+    file and whether it is a role's default (which an inventory's value overrides): a host's
+    interpreter may come from any of them, wherever the run reaches it. A value only a template
+    gives is left to the run, as an inventory's is."""
+    import os
+
+    from engine import files
+    from engine.flow.plan import every_task
+    from engine.parsing.source import parse_text
+
+    paths = dict.fromkeys([plan.playbook.path, *(play.span.file for play in plan.playbook.plays
+                                                 if play.span is not None)], False)
+    roles: set[str] = set()
+    for task in every_task(plan.playbook):
+        if task.span is not None:
+            paths.setdefault(task.span.file, False)
+        if task.role is not None and task.role.path:
+            roles.add(task.role.path)
+    for role in sorted(roles):
+        for section in ("defaults", "vars"):
+            for directory, _, names in os.walk(os.path.join(role, section)):
+                for name in sorted(names):
+                    paths.setdefault(os.path.join(directory, name), section == "defaults")
+    found: dict[tuple[str, bool], str] = {}
+    for path, default in paths.items():
+        try:
+            text = files.read_text(path, errors="surrogateescape")
+        except OSError:
+            continue
+        if "ansible_python_interpreter" not in text:
+            continue
+        for value in _interpreter_values(parse_text(text, path).data, 0):
+            found.setdefault((value, default), path)
+    return [(value, path, default) for (value, default), path in found.items()]
+
+
+def _interpreter_values(data: Any, depth: int) -> list[str]:
+    if depth > 50:
+        return []
+    if isinstance(data, Mapping):
+        written = data.get("ansible_python_interpreter")
+        literal = isinstance(written, str) and "{" not in written and written.strip() not in DISCOVERY_MODES
+        values = [str(written).strip()] if literal else []
+        return values + [v for item in data.values() for v in _interpreter_values(item, depth + 1)]
+    if isinstance(data, list):
+        return [v for item in data for v in _interpreter_values(item, depth + 1)]
+    return []

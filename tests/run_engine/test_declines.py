@@ -405,6 +405,35 @@ def test_a_host_whose_python_does_not_start_is_declined(tmp_path: Path, monkeypa
                 if "does not start" in p]
 
 
+def test_a_python_the_playbook_or_a_role_sets_that_does_not_start_is_declined(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ansible_python_interpreter`` written in a role's defaults (or play, block or task vars, a
+    set_fact) reaches the host's modules as the inventory's does: one that does not start is
+    declined, wherever it is written; a template's value is left to the run."""
+    monkeypatch.delenv("ANSIBLE_PYTHON_INTERPRETER", raising=False)
+    broken = tmp_path / "bin" / "brokenpy"
+    broken.parent.mkdir()
+    broken.write_text("#!/bin/sh\nexit 127\n")
+    broken.chmod(0o755)
+    write(tmp_path, {"roles/db/defaults/main.yml": f"ansible_python_interpreter: {broken}\n",
+                     "roles/db/tasks/main.yml": "- command: echo hi\n",
+                     "roles/web/defaults/main.yml": "ansible_python_interpreter: \"{{ ansible_playbook_python }}\"\n",
+                     "roles/web/tasks/main.yml": "- command: echo hi\n"})
+    write(tmp_path, {"unset.ini": "local ansible_connection=local\n",
+                     "set.ini": f"local ansible_connection=local ansible_python_interpreter={sys.executable}\n"})
+    problems = [p for p in _declined(tmp_path, "    - include_role: {name: db}\n    - include_role: {name: web}\n",
+                                     inventory=str(tmp_path / "unset.ini"))
+                if f"modules run with {broken}" in p]
+    assert len(problems) == 1 and "which does not start" in problems[0]
+    assert "roles/db/defaults/main.yml" in problems[0]
+    # the inventory's value is above a role's default: the broken default reaches no host
+    assert not [p for p in _declined(tmp_path, "    - include_role: {name: db}\n", inventory=str(tmp_path / "set.ini"))
+                if "does not start" in p]
+    write(tmp_path, {"roles/db/vars/main.yml": f"ansible_python_interpreter: {broken}\n"})  # above the inventory
+    assert [p for p in _declined(tmp_path, "    - include_role: {name: db}\n", inventory=str(tmp_path / "set.ini"))
+            if f"modules run with {broken}" in p]
+
+
 def test_an_action_group_is_declined_only_where_its_defaults_may_reach_a_module_the_engine_runs(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """ansible-core's ``aws`` group extends the collections' groups (none installed here adds
