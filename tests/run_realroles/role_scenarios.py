@@ -148,9 +148,13 @@ def rewrite_paths(value: Any, empty: frozenset[str] = frozenset()) -> Any:
         return "root" + value if match and match.group(1) in empty else value
     if isinstance(value, list):
         return [rewrite_paths(v, empty) for v in value]
-    if isinstance(value, dict):
-        return {k: rewrite_paths(v, empty) for k, v in value.items()}
+    if isinstance(value, dict):  # an interpreter is a program the machine runs, not a path the role writes
+        return {k: v if isinstance(k, str) and _INTERPRETER.match(k) else rewrite_paths(v, empty)
+                for k, v in value.items()}
     return value
+
+
+_INTERPRETER = re.compile(r"^ansible_\w*_interpreter$")
 
 
 # a value that starts with a home directory, ``~``, ``~user`` or ``~{{ user }}`` (modules expand it on

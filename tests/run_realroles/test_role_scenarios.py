@@ -278,3 +278,10 @@ def test_a_system_path_inside_a_jinja_statement_moves_too() -> None:
     variable (``{{ prefix }}/etc``) stays the variable's."""
     assert role_scenarios.rewrite_paths(["{% if a %}/usr/local/rbenv{% else %}x{% endif %}", "{{ prefix }}/etc/x"]) == [
         "{% if a %}root/usr/local/rbenv{% else %}x{% endif %}", "{{ prefix }}/etc/x"]
+
+
+def test_an_interpreter_is_not_moved() -> None:
+    """A role's ``ansible_python_interpreter: /usr/bin/python3`` names the program modules run with:
+    moved under root/ it would not start, and the run would differ for that alone."""
+    assert role_scenarios.rewrite_paths({"ansible_python_interpreter": "/usr/bin/python3", "conf": "/etc/x"}) == {
+        "ansible_python_interpreter": "/usr/bin/python3", "conf": "root/etc/x"}
