@@ -136,13 +136,18 @@ class RepositoryLookups(PureLookups):
         """A repository file's text, read bounded (engine.files); one that cannot be read is the run's."""
         from engine import files
         from engine.templating.errors import RunTimeOnly
+        from engine.vault import is_encrypted_text
 
         self._inside(path)
         try:
-            return files.read_bytes(os.path.normpath(path)).decode("utf-8", errors="surrogateescape")
+            text = files.read_bytes(os.path.normpath(path)).decode("utf-8", errors="surrogateescape")
         except OSError as exc:
             raise RunTimeOnly(f"the lookup reads {path!r}, which cannot be read here ({exc}): only the run "
                               "knows what it holds") from None
+        if is_encrypted_text(text):  # ansible decrypts it, or fails without vault secrets: never its ciphertext
+            raise RunTimeOnly(f"the lookup reads {path!r}, which is vault-encrypted: playbook-ls never decrypts, "
+                              "so only the run knows what it holds")
+        return text
 
     def template_vars(self, path: str, fullpath: str, task_vars: Mapping[str, Any]) -> Mapping[str, Any]:
         """The template lookup's variables before the run: the template's path, and, as what only the

@@ -45,3 +45,7 @@ def test_a_fileglob_joined_by_lookup_is_in_the_run_s_order(tmp_path: Path) -> No
 
     with pytest.raises(RunTimeOnly):
         outside.template("{{ lookup('file', '../../etc/passwd') }}")
+
+    (tmp_path / "files" / "secret.txt").write_text("$ANSIBLE_VAULT;1.1;AES256\n6162\n")
+    with pytest.raises(RunTimeOnly, match="vault-encrypted"):  # never its ciphertext as the value
+        templar.template("{{ lookup('file', 'secret.txt') }}")
