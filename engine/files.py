@@ -2,7 +2,8 @@
 
 A FIFO would block the reader forever, a device (``/dev/zero`` linked as a role file) would be
 read until memory runs out, and a 200 MB "playbook" takes gigabytes once parsed. Every file
-playbook-ls reads from a repository goes through :func:`read_bytes`.
+playbook-ls reads from a repository goes through :func:`read_bytes` (or :func:`read_head`, for its
+first bytes).
 """
 
 from __future__ import annotations
@@ -30,14 +31,7 @@ def read_bytes(path: str, limit: int | None = None, follow: bool = True) -> byte
     directory, or for a file over ``limit`` bytes, and ``OSError`` as ``open`` does (``ELOOP``
     for a symbolic link when not ``follow``)."""
     limit = max_file_bytes() if limit is None else limit
-    # O_NONBLOCK: opening a FIFO for reading must not wait for a writer
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    descriptor = os.open(path, flags if follow else flags | getattr(os, "O_NOFOLLOW", 0))
-    info = os.fstat(descriptor)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(descriptor)
-        raise UnreadableFile(f"{path} is not a regular file ({_kind(info.st_mode)}); playbook-ls reads only "
-                             "regular files")
+    descriptor, info = _open_regular(path, follow)
     try:
         if info.st_size > limit:
             raise UnreadableFile(f"{path} is {info.st_size:,} bytes, over playbook-ls's limit of {limit:,}; "
@@ -55,6 +49,30 @@ def read_bytes(path: str, limit: int | None = None, follow: bool = True) -> byte
     if len(data) > limit:
         raise UnreadableFile(f"{path} grew over playbook-ls's limit of {limit:,} bytes while being read")
     return data
+
+
+def read_head(path: str, size: int) -> bytes:
+    """The first ``size`` bytes of a regular file (all of a shorter one): enough to tell what it
+    is without reading it whole. Raises as :func:`read_bytes` does for what is not a regular file."""
+    descriptor, _ = _open_regular(path, True)
+    try:
+        return os.read(descriptor, size)
+    finally:
+        os.close(descriptor)
+
+
+def _open_regular(path: str, follow: bool) -> tuple[int, os.stat_result]:
+    """A descriptor open for reading on ``path`` and its status; :class:`UnreadableFile` when it
+    is not a regular file."""
+    # O_NONBLOCK: opening a FIFO for reading must not wait for a writer
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    descriptor = os.open(path, flags if follow else flags | getattr(os, "O_NOFOLLOW", 0))
+    info = os.fstat(descriptor)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(descriptor)
+        raise UnreadableFile(f"{path} is not a regular file ({_kind(info.st_mode)}); playbook-ls reads only "
+                             "regular files")
+    return descriptor, info
 
 
 def read_text(path: str, errors: str = "strict") -> str:

@@ -7,9 +7,7 @@ in its words (:data:`NO_SECRETS`); where it has some, what the content holds is 
 
 from __future__ import annotations
 
-import os
-import stat
-
+from engine import files
 from engine.config import config_value
 
 HEADER = "$ANSIBLE_VAULT;"
@@ -40,17 +38,8 @@ def is_encrypted_text(data: object) -> bool:
 
 
 def is_vaulted(path: str) -> bool:
-    """Whether ``path`` is a regular file ansible-vault encrypted whole (read without blocking on
-    a FIFO, only as far as the header)."""
+    """Whether ``path`` is a regular file ansible-vault encrypted whole (read only as far as the header)."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        return files.read_head(path, len(HEADER)) == HEADER.encode()
     except OSError:
         return False
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return False
-        return os.read(descriptor, len(HEADER)) == HEADER.encode()
-    except OSError:
-        return False
-    finally:
-        os.close(descriptor)

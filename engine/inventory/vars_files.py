@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import Group, Host, InventoryError
 from engine.parsing.source import SourceCache
+from engine.vault import NO_SECRETS, is_encrypted_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -187,8 +188,8 @@ class VarsFiles:
                                                        else "fix the YAML in this vars file"))
         if not loaded.data:
             return {}
-        if isinstance(loaded.data, str) and loaded.data.startswith("$ANSIBLE_VAULT;"):
-            raise VaultedFile("Attempting to decrypt but no vault secrets found.")
+        if is_encrypted_text(loaded.data):
+            raise VaultedFile(NO_SECRETS)
         if not isinstance(loaded.data, dict):
             raise VarsFileError(f"Could not process {path!r}: it holds a {type(loaded.data).__name__}, "
                                  "variables must be a mapping")

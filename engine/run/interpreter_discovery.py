@@ -180,9 +180,7 @@ def written_in_playbook(plan: Any) -> list[tuple[str, str, bool]]:
     gives is left to the run, as an inventory's is."""
     import os
 
-    from engine import files
     from engine.flow.plan import every_task
-    from engine.parsing.source import parse_text
 
     paths = dict.fromkeys([plan.playbook.path, *(play.span.file for play in plan.playbook.plays
                                                  if play.span is not None)], False)
@@ -198,14 +196,8 @@ def written_in_playbook(plan: Any) -> list[tuple[str, str, bool]]:
                 for name in sorted(names):
                     paths.setdefault(os.path.join(directory, name), section == "defaults")
     found: dict[tuple[str, bool], str] = {}
-    for path, default in paths.items():
-        try:
-            text = files.read_text(path, errors="surrogateescape")
-        except OSError:
-            continue
-        if "ansible_python_interpreter" not in text:
-            continue
-        for value in _interpreter_values(parse_text(text, path).data, 0):
+    for path, default in paths.items():  # the plan's parse of each file, which the variables share
+        for value in _interpreter_values(plan.inventory.cache.load(path).data, 0):
             found.setdefault((value, default), path)
     return [(value, path, default) for (value, default), path in found.items()]
 
