@@ -428,6 +428,11 @@ class ProjectConfigs:
         return self._load(self.project_dir(path))
 
 
+def named_setting(env: str, section: str, key: str, value: str) -> str:
+    """A setting as a message names it: its key and value, and where ansible reads it."""
+    return f"the setting {key} = {value.strip()} ([{section}] of ansible.cfg or {env})"
+
+
 def config_value(env: str | None, section: str, key: str) -> str | None:
     """A setting as ansible reads it: the environment first (``env``; None: a setting no variable
     sets), then the config file (parsed once while it is unchanged: variable levels ask for

@@ -8,7 +8,7 @@ in its words (:data:`NO_SECRETS`); where it has some, what the content holds is 
 from __future__ import annotations
 
 from engine import files
-from engine.config import config_value
+from engine.config import config_value, named_setting
 
 HEADER = "$ANSIBLE_VAULT;"
 NO_SECRETS = "Attempting to decrypt but no vault secrets found."
@@ -25,10 +25,10 @@ def configured_secrets() -> str | None:
     for env, key in _SECRETS:
         value = config_value(env, "defaults", key)
         if value is not None and value.strip(" ,"):
-            return f"the setting {key} = {value.strip()}, [defaults] of ansible.cfg or {env}"
+            return named_setting(env, "defaults", key, value)
     asks = config_value("ANSIBLE_ASK_VAULT_PASS", "defaults", "ask_vault_pass")
     if asks is not None and boolean(asks):
-        return f"the setting ask_vault_pass = {asks.strip()}, [defaults] of ansible.cfg or ANSIBLE_ASK_VAULT_PASS"
+        return named_setting("ANSIBLE_ASK_VAULT_PASS", "defaults", "ask_vault_pass", asks)
     return None
 
 

@@ -19,7 +19,7 @@ then ansible.cfg); a value equal to the default, written or not, changes nothing
 from __future__ import annotations
 
 from engine.booleans import boolean
-from engine.config import config_value
+from engine.config import config_value, named_setting
 
 DEFAULT_CALLBACKS = ("default", "ansible.builtin.default", "ansible.legacy.default")
 # (environment variable, ini section, ini key, default) of boolean settings: the options of
@@ -83,11 +83,11 @@ def declined_settings() -> list[tuple[str, None]]:
     for env, section, key, default in _FLAGS:
         value = config_value(env, section, key)
         if value is not None and boolean(value) is not default:  # the config's non-strict boolean
-            found.append((_named(env, section, key, value), None))
+            found.append((named_setting(env, section, key, value), None))
     for env, section, key, defaults in _VALUES:
         value = config_value(env, section, key)
         if value is not None and value.strip() not in defaults and (defaults or value.strip(" ,")):
-            found.append((_named(env, section, key, value), None))
+            found.append((named_setting(env, section, key, value), None))
     return found + [(named, None) for named in (*_become_settings(), *_cows())]
 
 
@@ -114,15 +114,11 @@ def _become_settings() -> list[str]:
     section, found = "privilege_escalation", []
     method = config_value("ANSIBLE_BECOME_METHOD", section, "become_method")
     if method is not None and method.strip() not in SUDO_METHODS:
-        found.append(_named("ANSIBLE_BECOME_METHOD", section, "become_method", method))
+        found.append(named_setting("ANSIBLE_BECOME_METHOD", section, "become_method", method))
     user = config_value("ANSIBLE_BECOME_USER", section, "become_user")
     if user is not None and user.strip() not in ("", "root"):
-        found.append(_named("ANSIBLE_BECOME_USER", section, "become_user", user))
+        found.append(named_setting("ANSIBLE_BECOME_USER", section, "become_user", user))
     become = config_value("ANSIBLE_BECOME", section, "become")
     if become is not None and boolean(become) and (user or "root").strip() != current_user():
-        found.append(_named("ANSIBLE_BECOME", section, "become", become))
+        found.append(named_setting("ANSIBLE_BECOME", section, "become", become))
     return found
-
-
-def _named(env: str, section: str, key: str, value: str) -> str:
-    return f"the setting {key} = {value.strip()} ([{section}] of ansible.cfg or {env})"

@@ -39,7 +39,7 @@ def declined_vault(directories: Iterable[str], extra_vars: object = None) -> lis
     their parent)."""
     secrets = configured_secrets()
     if secrets is not None:
-        return [(f"vault secrets ({secrets}): the engine never decrypts", None)]
+        return [(f"{secrets}, which gives ansible vault secrets: the engine never decrypts", None)]
     if _holds_vault_value(extra_vars):
         return [("a !vault value in the extra vars (-e): the engine never decrypts; ansible-playbook decrypts it "
                  "with its vault secrets, or fails where it is used without them", None)]

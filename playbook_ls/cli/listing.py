@@ -78,7 +78,7 @@ def _vaulted_extra_vars(path: str) -> ExtraVarsProblem:
     secrets = configured_secrets()
     if secrets is None:
         return ExtraVarsProblem(f"{path}: {NO_SECRETS} Give ansible its vault secrets, or the file decrypted.", 1)
-    return ExtraVarsProblem(f"{path} is vault-encrypted ({secrets} gives ansible its secrets): playbook-ls never "
+    return ExtraVarsProblem(f"{path} is vault-encrypted, and {secrets} gives ansible its secrets: playbook-ls never "
                             "decrypts, so it cannot know these extra vars; use ansible-playbook, or pass the "
                             "values it needs another way", 1)
 
