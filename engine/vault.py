@@ -37,6 +37,17 @@ def is_encrypted_text(data: object) -> bool:
     return isinstance(data, str) and data.startswith(HEADER)
 
 
+def encrypted_file_reason(path: str) -> str:
+    """Why the names of ``path``, a vars file encrypted whole, are the run's: ansible decrypts it
+    with the secrets it is given, or stops where it reads it without any."""
+    secrets = configured_secrets()
+    if secrets is None:
+        return (f"the vault-encrypted file {path}, which ansible cannot read without vault secrets (it stops "
+                "there); playbook-ls never decrypts")
+    return f"the vault-encrypted file {path}, which ansible decrypts with the vault secrets {secrets} gives it; " \
+        "playbook-ls never decrypts"
+
+
 def is_vaulted(path: str) -> bool:
     """Whether ``path`` is a regular file ansible-vault encrypted whole (read only as far as the header)."""
     try:

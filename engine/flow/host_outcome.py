@@ -37,6 +37,7 @@ from engine.flow.shared_outcomes import (
 from engine.loading import keywords as kw
 from engine.templating.read_names import names_recorded, recording
 from engine.variables.failing import templated_arguments
+from engine.variables.include_vars_files import vaulted_include_without_secrets
 from engine.variables.setter_classes import share_setters
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     once_on, once_known = run_once_hosts(play_plan, task, batches)
     if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
             check_mode(plan, task) is False and not (isinstance(task.data, Mapping) and "failed_when" in task.data) \
-            and not block_name_templated(task) and not templated_arguments(task) and not _walks_a_dir(task):
+            and not block_name_templated(task) and not templated_arguments(task) and not _may_fail_on_files(task):
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     log, replay = getattr(plan, "outcome_log", None), getattr(plan, "outcome_replay", None)
     question = asked([host.name for host in chosen], batches, conditions) \
@@ -107,12 +108,14 @@ def _outcomes_of(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[t
 _FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_HostTask._ran)
 
 
-def _walks_a_dir(task: Task) -> bool:
-    """An ``include_vars`` of a directory, which fails on a file of it without a valid extension
-    (:meth:`_HostTask._files_failure`)."""
+def _may_fail_on_files(task: Task) -> bool:
+    """An ``include_vars`` of a directory, which fails on a file of it without a valid extension, or
+    of a file encrypted whole where ansible has no vault secrets (:meth:`_HostTask._files_failure`)."""
     from engine.variables.sources import INCLUDE_VARS
 
-    return task.action in INCLUDE_VARS and isinstance(task.args, Mapping) and "dir" in task.args
+    if task.action not in INCLUDE_VARS or not isinstance(task.args, Mapping):
+        return False
+    return "dir" in task.args or vaulted_include_without_secrets(task)
 
 
 # a value templated with the item of a looping include (its vars: engine.variables.report)

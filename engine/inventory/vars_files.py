@@ -19,11 +19,14 @@ from collections.abc import Iterable
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import Group, Host, InventoryError
 from engine.parsing.source import SourceCache
-from engine.vault import NO_SECRETS, is_encrypted_text
+from engine.vault import NO_SECRETS, configured_secrets, encrypted_file_reason, is_encrypted_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypeAlias
+
+    VarsData: TypeAlias = dict[str, Any] | str
+    """A vars file's variables, or its ciphertext where it is vault-encrypted whole (``VarsFiles._read``)."""
 
 YAML_FILENAME_EXTENSIONS = (".yml", ".yaml", ".json")
 
@@ -92,6 +95,13 @@ class VaultedFile(VarsFileError):
     without a vault secret stops its parsing with this error (exit code 4)."""
 
 
+class EncryptedVariables(InventoryError):
+    """The combined variables of an entity one of whose vars files is encrypted whole, where ansible
+    has vault secrets to decrypt it with: only ansible knows them, so nothing is shown on a guess."""
+
+    exit_code = 1
+
+
 class VarsFiles:
     """Reads the vars files of hosts and groups from ``group_vars``/``host_vars`` in ``directories``
     (real paths, in order, later winning), combining them as ``merge_hashes`` (``hash_behaviour``)
@@ -108,17 +118,17 @@ class VarsFiles:
         self.cache = cache
         self.merge_hashes = merge_hashes
         self.warnings: list[str] = []
-        self._contents: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-        self._files: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
+        self._contents: dict[tuple[str, str, str], list[tuple[str, VarsData]]] = {}
+        self._files: dict[tuple[str, str], list[tuple[str, VarsData]]] = {}
         self._listings: dict[str, frozenset[str] | None] = {}
 
-    def _entity_files(self, directory: str, entity: Host | Group) -> list[dict[str, Any]]:
-        """The variables of each non-empty file defining ``entity`` in ``directory``'s
+    def _entity_files(self, directory: str, entity: Host | Group) -> list[tuple[str, VarsData]]:
+        """(path, variables) of each non-empty file defining ``entity`` in ``directory``'s
         ``host_vars``/``group_vars``."""
         subdir = "host_vars" if isinstance(entity, Host) else "group_vars"
         key = (directory, subdir, entity.name)
         if key not in self._contents:
-            self._contents[key] = [data for path in self._find_files(directory, subdir, entity.name)
+            self._contents[key] = [(path, data) for path in self._find_files(directory, subdir, entity.name)
                                    if (data := self._read(path))]
         return self._contents[key]
 
@@ -150,9 +160,10 @@ class VarsFiles:
                 self._listings[path] = None
         return self._listings[path]
 
-    def files_of(self, entity: Host | Group) -> list[tuple[str, dict[str, Any]]]:
+    def files_of(self, entity: Host | Group) -> list[tuple[str, VarsData]]:
         """(path, variables) of each non-empty file defining ``entity``, directory by directory,
-        in the order they are combined: where each value of :meth:`variables` comes from."""
+        in the order they are combined: where each value of :meth:`variables` comes from (a
+        file's ciphertext where it is encrypted whole and ansible has secrets to decrypt it)."""
         subdir = "host_vars" if isinstance(entity, Host) else "group_vars"
         key = (subdir, entity.name)
         if key not in self._files:
@@ -173,13 +184,16 @@ class VarsFiles:
         for directory in self.directories:
             from_directory: dict[str, Any] = {}
             for entity in entities:
-                for variables in self._entity_files(directory, entity):
+                for path, variables in self._entity_files(directory, entity):
+                    if isinstance(variables, str):
+                        raise EncryptedVariables(f"{path}: the variables of {entity.name} are known only to ansible: "
+                                                 f"{encrypted_file_reason(path)}. Use ansible-inventory for them")
                     from_directory = combine_vars(from_directory, variables, self.merge_hashes)
             if from_directory:
                 data = combine_vars(data, from_directory, self.merge_hashes)
         return data
 
-    def _read(self, path: str) -> dict[str, Any]:
+    def _read(self, path: str) -> VarsData:
         loaded = self.cache.load(path)
         if loaded.error:
             unreadable = loaded.error.message.startswith("cannot read file")
@@ -189,7 +203,9 @@ class VarsFiles:
         if not loaded.data:
             return {}
         if is_encrypted_text(loaded.data):
-            raise VaultedFile(NO_SECRETS)
+            if configured_secrets() is None:
+                raise VaultedFile(NO_SECRETS)
+            return loaded.data  # decrypted by ansible, never here: the variable levels say its names are the run's
         if not isinstance(loaded.data, dict):
             raise VarsFileError(f"Could not process {path!r}: it holds a {type(loaded.data).__name__}, "
                                  "variables must be a mapping")

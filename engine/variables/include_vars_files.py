@@ -13,6 +13,7 @@ from engine.booleans import boolean
 from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.span import YMap
 from engine.variables.failing import fails_evaluating
+from engine.vault import NO_SECRETS, configured_secrets, encrypted_file_reason, is_encrypted_text, is_vaulted
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
@@ -29,6 +30,19 @@ class VarsFilesUnknown(Exception):
 class VarsFilesFail(VarsFilesUnknown):
     """The action fails on the files it finds (a file without a valid extension in its directory):
     it sets nothing, its message is the run's."""
+
+
+def vaulted_include_without_secrets(task: Task) -> bool:
+    """Whether ``task``, an ``include_vars`` of one file named without a template, reads a file
+    encrypted whole where ansible has no vault secrets: its action fails on every host."""
+    args = task.args if isinstance(task.args, Mapping) else {}
+    target = args.get("_raw_params", args.get("file"))
+    if not isinstance(target, str) or "{" in target or configured_secrets() is not None:
+        return False
+    role_path = task.role.path if task.role is not None else None
+    found = include_vars_path(role_path, task.span.file if task.span is not None else None, target,
+                              os.path.dirname(task.span.file) if task.span is not None else ".")
+    return found is not None and is_vaulted(found)
 
 
 def files_failure(task: Task, templar: Templar, basedir: str, cache: SourceCache) -> str | None:
@@ -78,6 +92,10 @@ def included_vars(task: Task, args: Mapping[str, Any], templar: Templar, basedir
         data = cache.load(path).data
         if data is None:
             continue
+        if is_encrypted_text(data):
+            if configured_secrets() is None:  # ansible's action fails, in these words
+                raise VarsFilesFail(f"Task failed: Action failed: Unknown error. ({path}: {NO_SECRETS})")
+            raise VarsFilesUnknown(f"the variables of {label}, set by {encrypted_file_reason(path)}")
         if not isinstance(data, Mapping):
             raise VarsFilesUnknown(f"{label} fails: {path} is not a mapping")
         merged.update(data)

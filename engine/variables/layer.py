@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engine.vault import encrypted_file_reason, is_encrypted_text
+
 if TYPE_CHECKING:
     from engine.inventory.manager import Inventory
     from engine.parsing.source import SourceCache
@@ -107,7 +109,10 @@ def traced(values: dict[str, Any], origins: Mapping[str, str] | None) -> dict[st
 
 def make_layer(level: str, label: str, values: Any, path: str | None = None, runtime: bool = False,
            line: int | None = None) -> Layer | None:
-    """The layer of ``values`` (None when empty); ``line``: where names without their own are."""
+    """The layer of ``values`` (None when empty); ``line``: where names without their own are. A
+    vars file encrypted whole (its ciphertext as ``values``) may set any name: what it sets is the run's."""
+    if path is not None and is_encrypted_text(values):
+        return Layer(level, label, {}, path, line, runtime, any_name=f"may be set by {encrypted_file_reason(path)}")
     if not isinstance(values, Mapping) or not values:
         return None
     return Layer(level, label, values, path, line, runtime)
