@@ -19,6 +19,7 @@ from engine.flow.tags import Selection, TagEvaluator, TagTemplateError, should_r
 from engine.flow.unrun_hosts import maybe_hosts
 from engine.loading import keywords as kw
 from engine.loading.model import Block, Play, Playbook, Problem, Task
+from engine.loading.vaulted_vars import LOAD_TIME_MAGIC, first_stop
 from engine.span import Span
 from engine.variables import magic
 
@@ -176,9 +177,9 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
     resolver = Resolver(sources=cache, config=config, extra_vars=options.extra_vars,
                         magic=magic.load_time_variables(launch, inventory.data.get_groups_dict(), config.path))
     book = resolver.load_playbook(options.playbook)
-    fatal = book.fatal_problems()
-    if fatal:
-        raise PlanError(str(fatal[0]), fatal[0].exit_code, fatal[0])
+    stop = first_stop(book, {*options.extra_vars, *resolver.magic, *LOAD_TIME_MAGIC})
+    if stop is not None:
+        raise PlanError(str(stop), stop.exit_code, stop)
     selection = options.selection()
     plays: list[PlayPlan] = []
     # the inventory is loaded before the limit is checked (CLI.get_host_list), then the playbook,

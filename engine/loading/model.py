@@ -295,7 +295,7 @@ class Play:
 
     __slots__ = ("name", "hosts", "span", "frame", "playbook", "basedir", "tags", "vars", "pre_tasks", "roles",
                  "tasks", "post_tasks", "handlers", "data", "flush", "position", "reads", "problems", "derived",
-                 "templated_tags", "load_warnings")
+                 "templated_tags", "load_warnings", "vaulted_vars_files", "load_reads")
 
     def __init__(self, name: str, hosts: list[str], span: Span | None, frame: Frame, playbook: str, basedir: str,
                  tags: list[Any], vars: dict[str, Any], data: Any = None) -> None:
@@ -317,6 +317,10 @@ class Play:
         self.load_warnings: list[str] = []
         """ansible's warnings while loading the play (an imported task file that is empty), in
         its loading order: shown before the first play runs, as the playbook is loaded whole."""
+        self.vaulted_vars_files: list[tuple[str, Span | None]] = []
+        """The files of its ``vars_files`` encrypted whole, read here as empty (engine.loading.vaulted_vars)."""
+        self.load_reads: frozenset[str] = frozenset()
+        """The variable names its load-time templates read (hosts, name, tags, import names)."""
         """Whether a level of its tasks may have templated tags; the resolver clears it when none
         has, and tag filtering then needs none of ansible's templating order."""
 

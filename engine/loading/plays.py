@@ -39,6 +39,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from engine.span import Span
+
 
 def holds_template(value: Any, nesting: int = 0) -> bool:
     """Whether templating ``value`` (a string, or a list of them) could change it. A list nested
@@ -77,8 +79,11 @@ class PlayLoading(FrameLoading):
     """One play at a time. Its task lists are :class:`~engine.loading.tasks.TaskLoading`'s, its pending
     includes :class:`~engine.loading.imports.ImportLoading`'s."""
 
+    _vaulted: list[tuple[str, Span | None]] = []  # the vars_files encrypted whole of the play being loaded
+
     def _play(self, ds: YMap, path: str, basedir: str, outer: tuple[Frame, ...],
               outer_vars: dict[str, Any]) -> Play | None:
+        self._vaulted = []
         if not self._check_keys(ds, kw.PLAY_KEYWORDS | {"user"}, "Play"):
             return None
         if "hosts" not in ds or ds["hosts"] in (None, "", []):
@@ -104,6 +109,7 @@ class PlayLoading(FrameLoading):
         header_tags = frame.raw_tags + [t for f in outer for t in f.raw_tags if t not in frame.raw_tags]
         play = Play(name="", hosts=[], span=ds.span, frame=frame, playbook=path, basedir=basedir,
                     tags=header_tags, vars=variables, data=ds)
+        play.vaulted_vars_files, self._vaulted = self._vaulted, []
         static_vars = resolve_variables(self.with_magic(variables, basedir))
         ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=static_vars,
                   collections=ensure_default(collection_list(ds.get("collections")), self.default_collection))
@@ -260,8 +266,13 @@ class PlayLoading(FrameLoading):
         if ds.get("vars_files") in (None, []):
             return {}  # most plays: the variable sources' module is not even imported
         from engine.variables.sources import vars_files_found
+        from engine.vault import is_encrypted_text
 
         loaded: dict[str, Any] = {}
+        span = ds.value_spans.get("vars_files")
         for path in vars_files_found(ds.get("vars_files"), basedir, variables):
-            loaded.update(as_dict(self.load_yaml(path, ds.value_spans.get("vars_files"))))
+            data = self.load_yaml(path, span)
+            if is_encrypted_text(data):  # what it holds is the run's: engine.loading.vaulted_vars
+                self._vaulted.append((path, span))
+            loaded.update(as_dict(data))
         return loaded

@@ -213,6 +213,7 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
             play.position = position
             play.reads = frozenset(read).union(real for real, _index in position)
             play.problems = self.problems[first_problem:]
+            play.load_reads = frozenset(names)
             if key is not None and self.plugins is not None and (len(position) > 1 or shared_plays.every_play):
                 shared_plays.put(key, SharedPlay(play, tuple(read), tuple(play.problems),
                                                  tuple(self.plugins.module_paths), tuple(self.plugins.action_paths),

@@ -10,6 +10,7 @@ from engine.flow.tags import ListingAborted, Selection, render_listing, selected
 from engine.loading.frames import EXIT_ERROR
 from engine.loading.model import Frame, Play, Playbook, Problem, Task
 from engine.loading.resolve import Resolver
+from engine.loading.vaulted_vars import LOAD_TIME_MAGIC, first_stop
 from engine.parsing.source import SourceCache, Span
 from engine.variables.magic import RunOptions, command_line_sources, load_time_variables
 
@@ -158,10 +159,10 @@ def run_listing(args: Namespace | SimpleNamespace) -> int:
     books: list[Playbook] = []
     for path in playbooks:
         book = resolver.load_playbook(path)
-        fatal = book.fatal_problems()
-        if fatal:
-            _report(fatal[0])
-            return fatal[0].exit_code
+        stop = first_stop(book, {*resolver.extra_vars, *resolver.magic, *LOAD_TIME_MAGIC})
+        if stop is not None:
+            _report(stop)
+            return stop.exit_code
         books.append(book)
     if targets is not None and (problem := targets.check_plays(books)):
         return _error(problem, EXIT_ERROR)

@@ -1,0 +1,143 @@
+"""Vars files encrypted whole with ansible-vault, read by the variable model, the plan and the
+listing (engine.loading.vaulted_vars, engine.variables.layer.make_layer): playbook-ls never
+decrypts. With vault secrets configured ansible decrypts them, so the names they may set are the
+run's: unknown, never undefined, never read as absent, never an error. Without secrets ansible
+stops where it reads one (a play's vars_files before it lists anything; an include_vars task fails
+its host), and so do the listing and the plan. The differential scenarios
+95-error-vaulted-vars-files and 96-vaulted-vars-files-with-secrets check the listing against
+ansible-playbook."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from playbook_ls.cli.main import main
+
+CIPHERTEXT = "$ANSIBLE_VAULT;1.1;AES256\n" + "\n".join(["3338386637613163"] * 4) + "\n"
+
+
+@pytest.fixture(autouse=True)
+def _no_secrets(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ("ANSIBLE_VAULT_PASSWORD_FILE", "ANSIBLE_VAULT_IDENTITY_LIST", "ANSIBLE_ASK_VAULT_PASS"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "ansible.cfg").write_text("")
+    monkeypatch.setenv("ANSIBLE_CONFIG", str(tmp_path / "ansible.cfg"))
+    monkeypatch.chdir(tmp_path)
+
+
+def _secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANSIBLE_VAULT_PASSWORD_FILE", "vault-pass.txt")
+
+
+def _project(tmp_path: Path, playbook: str, files: dict[str, str]) -> None:
+    (tmp_path / "site.yml").write_text(playbook)
+    (tmp_path / "hosts.ini").write_text("[web]\nweb1\n")
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+
+
+def _vars(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    code = main(["vars", "-i", "hosts.ini", "--host", "web1", "--format", "json", "site.yml", *args])
+    out = capsys.readouterr().out
+    return code, json.loads(out) if out.strip() else {}
+
+
+def _value(report: dict, name: str) -> object:
+    found = json.dumps(report)
+    assert f'"{name}"' in found, found
+    return found
+
+
+GROUP_VARS = {"group_vars/all/vault.yml": CIPHERTEXT, "group_vars/all/main.yml": "region: eu\n",
+              "group_vars/web.yml": "tier: web\n",
+              "roles/app/defaults/main.yml": "db_password: changeme\n"}
+PLAYBOOK = "- hosts: web\n  gather_facts: false\n  roles: [app]\n  tasks:\n    - debug: msg={{ db_password }}\n"
+
+
+def test_a_group_vars_file_encrypted_whole_makes_the_names_below_it_unknown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _secrets(monkeypatch)
+    _project(tmp_path, PLAYBOOK, {**GROUP_VARS, "roles/app/tasks/main.yml": "- debug: msg=in role\n"})
+    code = main(["vars", "-i", "hosts.ini", "--host", "web1", "site.yml", "db_password", "region", "tier", "nowhere"])
+    out = capsys.readouterr().out
+    assert code == 0
+    lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ") and "=" in line}
+    # the role default is below group_vars/all: the encrypted file may override it
+    assert "unknown: may be set by the vault-encrypted file" in lines["db_password"]
+    assert "vault.yml" in lines["db_password"] and "changeme" not in lines["db_password"]
+    # main.yml is read before vault.yml in group_vars/all/, so vault.yml may override it too
+    assert "unknown: may be set by the vault-encrypted file" in lines["region"]
+    assert 'tier = "web"' in lines["tier"]  # a group's file is above all's: known
+    assert "unknown: may be set by the vault-encrypted file" in lines["nowhere"]  # not "defined nowhere"
+
+
+def test_without_secrets_the_inventory_stops_as_ansibles_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _project(tmp_path, PLAYBOOK, {**GROUP_VARS, "roles/app/tasks/main.yml": "- debug: msg=in role\n"})
+    assert main(["vars", "-i", "hosts.ini", "--host", "web1", "site.yml", "db_password"]) != 0
+    assert "Attempting to decrypt but no vault secrets found." in capsys.readouterr().err
+
+
+def test_the_inventory_command_never_shows_variables_it_cannot_decrypt(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _secrets(monkeypatch)
+    _project(tmp_path, PLAYBOOK, GROUP_VARS)
+    assert main(["inventory", "-i", "hosts.ini", "--host", "web1"]) == 1
+    captured = capsys.readouterr()
+    assert "region" not in captured.out and "known only to ansible" in captured.err
+
+
+def test_a_play_vars_file_encrypted_whole_is_unknown_with_secrets(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _secrets(monkeypatch)
+    _project(tmp_path, "- hosts: web\n  gather_facts: false\n  vars: {tier: web}\n  vars_files: [secret.yml]\n"
+                       "  tasks:\n    - debug: msg={{ tier }}\n", {"secret.yml": CIPHERTEXT})
+    assert main(["vars", "-i", "hosts.ini", "--host", "web1", "site.yml", "tier"]) == 0
+    assert "unknown: may be set by the vault-encrypted file" in capsys.readouterr().out  # play vars are below it
+
+
+def test_an_include_vars_of_an_encrypted_file_fails_its_host_without_secrets(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _project(tmp_path, "- hosts: web\n  gather_facts: false\n  tasks:\n    - include_vars: secret.yml\n"
+                       "    - name: after\n      debug: msg=x\n", {"secret.yml": CIPHERTEXT})
+    assert main(["plan", "-i", "hosts.ini", "site.yml"]) == 0
+    out = capsys.readouterr().out
+    assert "fails    web1: Task failed: Action failed: Unknown error." in out
+    assert "skipped  web1: the host is stopped by 'include_vars'" in out
+    _secrets(monkeypatch)
+    assert main(["plan", "-i", "hosts.ini", "site.yml"]) == 0
+    out = capsys.readouterr().out
+    assert "fails" not in out and "stopped" not in out
+
+
+def test_the_listing_stops_where_ansible_cannot_read_a_play_vars_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _project(tmp_path, "- hosts: web\n  gather_facts: false\n  vars_files: [secret.yml]\n  tasks:\n"
+                       "    - debug: msg=x\n", {"secret.yml": CIPHERTEXT})
+    assert main(["list-tasks", "-i", "hosts.ini", "site.yml"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"Invalid vars_files file '{tmp_path / 'secret.yml'}'." in captured.err
+
+
+@pytest.mark.parametrize(("field", "exact"), [
+    ("  name: 'deploy {{ stage }}'\n", False),  # stage may come from the encrypted file
+    ("  name: 'deploy {{ given }}'\n", True),  # extra vars outrank every vars file
+    ("  name: deploy\n", True),
+])
+def test_with_secrets_the_listing_declines_where_a_load_time_template_reads_what_the_file_may_set(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        field: str, exact: bool) -> None:
+    _secrets(monkeypatch)
+    _project(tmp_path, f"- hosts: web\n{field}  gather_facts: false\n  vars: {{stage: dev}}\n"
+                       "  vars_files: [secret.yml]\n  tasks:\n    - debug: msg=x\n", {"secret.yml": CIPHERTEXT})
+    code = main(["list-tasks", "-i", "hosts.ini", "-e", "given=prod", "site.yml"])
+    captured = capsys.readouterr()
+    if exact:
+        assert code == 0 and "play #1 (web): deploy" in captured.out
+    else:
+        assert code == 1 and captured.out == ""
+        assert "reads stage while loading" in captured.err and "only ansible-playbook knows" in captured.err
