@@ -54,3 +54,55 @@ def is_vaulted(path: str) -> bool:
         return files.read_head(path, len(HEADER)) == HEADER.encode()
     except OSError:
         return False
+
+
+def password_file_error(cwd: str | None = None) -> str | None:
+    """The error ansible's command line stops with before it reads anything when none of the vault
+    password files its settings name can be used (``CLI.setup_vault_secrets``): each is looked at,
+    never read, and a password script is never run. None where one exists, or where a prompt or
+    ``ask_vault_pass`` gives a secret (the run asks for it)."""
+    import os
+
+    from engine.booleans import boolean
+
+    cwd = cwd or os.getcwd()
+    asks = config_value("ANSIBLE_ASK_VAULT_PASS", "defaults", "ask_vault_pass")
+    if asks is not None and boolean(asks, strict=False):
+        return None
+    candidates: list[str] = []
+    identities = config_value("ANSIBLE_VAULT_IDENTITY_LIST", "defaults", "vault_identity_list")
+    for entry in (identities or "").split(","):
+        value = entry.strip().strip("'\"").split("@", 1)[-1]
+        if value in ("prompt", "prompt_ask_vault_pass"):
+            return None
+        if value:  # unfracked from the working directory when read (get_file_vault_secret)
+            candidates.append(os.path.normpath(os.path.join(cwd, os.path.expanduser(os.path.expandvars(value)))))
+    password_file = _password_file_setting(cwd)
+    if password_file:
+        candidates.append(password_file)
+    error = None
+    for path in candidates:
+        if not os.path.exists(path):
+            error = f"The vault password file {path} was not found"
+        elif os.path.isdir(path):
+            error = f"The vault password file provided '{path}' can not be a directory"
+        else:
+            return None  # ansible reads it (or runs it): whether it gives a secret is the run's
+    return error and f"{error}: create it, or correct vault_password_file / vault_identity_list (ansible.cfg, " \
+        "or ANSIBLE_VAULT_PASSWORD_FILE / ANSIBLE_VAULT_IDENTITY_LIST), as ansible-playbook stops there too"
+
+
+def _password_file_setting(cwd: str) -> str | None:
+    """``vault_password_file`` as ansible's ``path`` setting resolves it: from the environment relative
+    to the working directory, from ansible.cfg relative to the file's directory."""
+    import os
+
+    from engine.config import find_config_file
+
+    env = os.environ.get("ANSIBLE_VAULT_PASSWORD_FILE")
+    value, relative_to = (env, cwd) if env is not None else (
+        config_value(None, "defaults", "vault_password_file"), os.path.dirname(find_config_file(cwd) or cwd))
+    if not value or not value.strip("'\" "):
+        return None
+    value = os.path.expanduser(os.path.expandvars(value.strip().strip("'\"")))
+    return os.path.normpath(os.path.join(relative_to, value))

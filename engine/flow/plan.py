@@ -22,6 +22,7 @@ from engine.loading.model import Block, Play, Playbook, Problem, Task
 from engine.loading.vaulted_vars import LOAD_TIME_MAGIC, first_stop
 from engine.span import Span
 from engine.variables import magic
+from engine.vault import password_file_error
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host
@@ -162,6 +163,8 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
     if not os.path.isfile(options.playbook):
         raise PlanError(f"the playbook: {options.playbook} could not be found")
     config = AnsibleConfig.load()
+    if (vault_error := password_file_error()) is not None:  # ansible-playbook stops before it reads anything
+        raise PlanError(vault_error)
     # ansible-playbook's playbook directory is the playbook's: its group_vars/host_vars apply too
     playbook_dir = os.path.dirname(os.path.abspath(options.playbook))
     launch = options.launch_values(config.inventory.sources)

@@ -98,6 +98,11 @@ def run_inventory(args: argparse.Namespace) -> int:
     if config.errors:  # ansible refuses such a value before it reads anything
         print(f"ERROR: {config.errors[0]}", file=sys.stderr)
         return EXIT_OPTIONS
+    from engine.vault import password_file_error
+
+    if (vault_error := password_file_error()) is not None:  # and its vault secrets, before any source
+        print(f"ERROR: {vault_error}", file=sys.stderr)
+        return 1
     settings = config.inventory
     sources = command_line_sources(args.inventory, settings.sources)
     playbook_dir = _playbook_dir(args.playbook_dir or settings.playbook_dir)

@@ -13,6 +13,7 @@ from engine.loading.resolve import Resolver
 from engine.loading.vaulted_vars import LOAD_TIME_MAGIC, first_stop
 from engine.parsing.source import SourceCache, Span
 from engine.variables.magic import RunOptions, command_line_sources, load_time_variables
+from engine.vault import password_file_error
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -115,6 +116,8 @@ def run_listing(args: Namespace | SimpleNamespace) -> int:
     config = AnsibleConfig.load()
     if config.errors:  # ansible-playbook refuses such a value before it reads anything
         return _error(config.errors[0], EXIT_OPTIONS)
+    if (vault_error := password_file_error()) is not None:  # and its vault secrets, before it reads anything
+        return _error(vault_error, EXIT_ERROR)
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache)
     if problem:
         return _error(problem, problem.exit_code)

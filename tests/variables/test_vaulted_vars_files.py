@@ -29,6 +29,7 @@ def _no_secrets(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 def _secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    Path("vault-pass.txt").write_text("never read\n")  # in the project, the working directory
     monkeypatch.setenv("ANSIBLE_VAULT_PASSWORD_FILE", "vault-pass.txt")
 
 
@@ -141,3 +142,35 @@ def test_with_secrets_the_listing_declines_where_a_load_time_template_reads_what
     else:
         assert code == 1 and captured.out == ""
         assert "reads stage while loading" in captured.err and "only ansible-playbook knows" in captured.err
+
+
+@pytest.mark.parametrize(("config", "env", "stops"), [
+    ("[defaults]\nvault_password_file = .vault_pass.txt\n", {},
+     "The vault password file {dir}/.vault_pass.txt was not found"),
+    ("[defaults]\nvault_password_file = .vault_pass.txt\n", {"ANSIBLE_ASK_VAULT_PASS": "true"}, None),
+    ("[defaults]\nvault_identity_list = dev@missing.txt, prod@secrets\n", {},
+     "The vault password file provided '{dir}/secrets' can not be a directory"),  # the last one's error
+    ("[defaults]\nvault_identity_list = dev@missing.txt, prod@prompt\n", {}, None),  # the run asks
+    ("[defaults]\nvault_identity_list = dev@missing.txt\nvault_password_file = present.txt\n", {}, None),
+    ("", {"ANSIBLE_VAULT_PASSWORD_FILE": "nowhere.txt"}, "The vault password file {dir}/nowhere.txt was not found"),
+])
+def test_a_vault_password_file_none_of_which_exists_stops_every_command_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        config: str, env: dict[str, str], stops: str | None) -> None:
+    """ansible's command line sets up its vault secrets before it reads anything: where every
+    password file it is given is missing (or a directory) it stops, exit 1. A file that exists is
+    never read here (it may be a script ansible runs)."""
+    (tmp_path / "ansible.cfg").write_text(config)
+    (tmp_path / "secrets").mkdir()
+    (tmp_path / "present.txt").write_text("not read\n")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    _project(tmp_path, "- hosts: web\n  gather_facts: false\n  tasks:\n    - debug: msg=x\n", {})
+    for command in (["list-tasks", "-i", "hosts.ini", "site.yml"], ["plan", "-i", "hosts.ini", "site.yml"],
+                    ["inventory", "-i", "hosts.ini", "--list"]):
+        code = main(command)
+        err = capsys.readouterr().err
+        if stops is None:
+            assert code == 0, (command, err)
+        else:
+            assert code == 1 and stops.format(dir=tmp_path) in err, (command, err)
