@@ -62,11 +62,12 @@ def test_an_inline_vault_value_in_group_vars_beside_the_inventory_declines(proje
 
 
 def test_vault_secrets_in_the_settings_decline(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (project / "pw").write_text("never read\n")  # one that is missing stops the run before (password_file_error)
     monkeypatch.setenv("ANSIBLE_VAULT_PASSWORD_FILE", str(project / "pw"))
     declined = _declined(project)
     assert len(declined) == 1 and "vault_password_file" in declined[0]
     monkeypatch.delenv("ANSIBLE_VAULT_PASSWORD_FILE")
-    (project / "ansible.cfg").write_text("[defaults]\nvault_identity_list = dev@pw\n")
+    (project / "ansible.cfg").write_text(f"[defaults]\nvault_identity_list = dev@{project / 'pw'}\n")
     assert "vault_identity_list" in _declined(project)[0]
 
 
