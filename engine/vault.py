@@ -7,6 +7,8 @@ in its words (:data:`NO_SECRETS`); where it has some, what the content holds is 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine import files
 from engine.config import config_value, named_setting
 
@@ -17,10 +19,34 @@ _SECRETS = (("ANSIBLE_VAULT_PASSWORD_FILE", "vault_password_file"),
             ("ANSIBLE_VAULT_IDENTITY_LIST", "vault_identity_list"))
 
 
+class _CommandLine:
+    __slots__ = ("ask", "files", "ids")
+
+    def __init__(self, ids: tuple[str, ...] = (), files: tuple[str, ...] = (), ask: bool = False) -> None:
+        self.ids, self.files, self.ask = ids, files, ask
+
+
+_command_line = _CommandLine()
+
+
+def given_on_command_line(ids: Iterable[str] = (), password_files: Iterable[str] = (), ask: bool = False) -> None:
+    """The vault secrets the command line gives ansible-playbook (``--vault-id``,
+    ``--vault-password-file``, ``--ask-vault-pass``): never read here, only known to be given. Each
+    command sets them as it starts, so a command run in the same process never sees another's."""
+    global _command_line
+    _command_line = _CommandLine(tuple(ids), tuple(password_files), ask)
+
+
 def configured_secrets() -> str | None:
-    """The setting that gives ansible vault secrets (or has it ask for a password), named with its
-    value; None when none does."""
+    """The option or setting that gives ansible vault secrets (or has it ask for a password), named
+    with its value; None when none does."""
     from engine.booleans import boolean
+
+    given = [*(f"--vault-id {value}" for value in _command_line.ids),
+             *(f"--vault-password-file {value}" for value in _command_line.files),
+             *(["--ask-vault-pass"] if _command_line.ask else [])]
+    if given:
+        return f"the command line's {given[0]}"
 
     for env, key in _SECRETS:
         value = config_value(env, "defaults", key)
@@ -67,16 +93,17 @@ def password_file_error(cwd: str | None = None) -> str | None:
 
     cwd = cwd or os.getcwd()
     asks = config_value("ANSIBLE_ASK_VAULT_PASS", "defaults", "ask_vault_pass")
-    if asks is not None and boolean(asks, strict=False):
+    if _command_line.ask or asks is not None and boolean(asks, strict=False):
         return None
-    candidates: list[str] = []
     identities = config_value("ANSIBLE_VAULT_IDENTITY_LIST", "defaults", "vault_identity_list")
-    for entry in (identities or "").split(","):
-        value = entry.strip().strip("'\"").split("@", 1)[-1]
-        if value in ("prompt", "prompt_ask_vault_pass"):
-            return None
-        if value:  # unfracked from the working directory when read (get_file_vault_secret)
-            candidates.append(os.path.normpath(os.path.join(cwd, os.path.expanduser(os.path.expandvars(value)))))
+    # ansible's order: the settings' identities, the command line's, its password files, the setting's
+    values = [*(entry.strip().strip("'\"").split("@", 1)[-1] for entry in (identities or "").split(",")),
+              *(entry.split("@", 1)[-1] for entry in _command_line.ids), *_command_line.files]
+    if any(value in ("prompt", "prompt_ask_vault_pass") for value in values):
+        return None
+    # each unfracked from the working directory when read (get_file_vault_secret)
+    candidates = [os.path.normpath(os.path.join(cwd, os.path.expanduser(os.path.expandvars(value))))
+                  for value in values if value]
     password_file = _password_file_setting(cwd)
     if password_file:
         candidates.append(password_file)

@@ -22,7 +22,7 @@ from playbook_ls.cli.inventory_output import (
     toml_inventory,
     yaml_inventory,
 )
-from playbook_ls.cli.options import HelpFormatter, add_selection_options
+from playbook_ls.cli.options import HelpFormatter, add_selection_options, add_vault_options
 
 if TYPE_CHECKING:  # the engine is imported when the command runs, to keep start-up lean
     from engine.config import InventorySettings
@@ -67,6 +67,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="read group_vars/ and host_vars/ here too, above those beside the sources (default: "
                              "ansible.cfg's playbook_dir; for host variables, the current directory)")
     add_selection_options(parser, tags=False)
+    add_vault_options(parser)
     parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
     parser.add_argument("--flush-cache", action="store_true",
                         help="refresh the inventory plugins' own caches (a source with cache: true) instead of "

@@ -168,6 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 prints as \xff, not a crash
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    from engine.vault import given_on_command_line
+
+    given_on_command_line(getattr(args, "vault_id", None) or (), getattr(args, "vault_password_file", None) or (),
+                          bool(getattr(args, "ask_vault_pass", False)))
     try:
         code = int(args.handler(args))
     except BrokenPipeError:

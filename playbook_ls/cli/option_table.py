@@ -20,15 +20,17 @@ class Option:
     """One option as ``add_argument`` takes it: a value each time it is given, kept (``append``)
     or the last one wins. ``field`` is the job template field it overrides (``launch --help``)."""
 
-    __slots__ = ("names", "dest", "append", "default", "choices", "metavar", "help", "field")
+    __slots__ = ("names", "dest", "append", "flag", "default", "choices", "metavar", "help", "field")
 
-    def __init__(self, names: tuple[str, ...], *, append: bool = False, default: object = None,
+    def __init__(self, names: tuple[str, ...], *, append: bool = False, flag: bool = False, default: object = None,
                  choices: tuple[str, ...] = (), metavar: str | None = None, help: str | None = None,
                  field: str = "") -> None:
+        """``flag``: an option without a value, true when given."""
         self.names = names
         self.dest = names[-1].lstrip("-").replace("-", "_")
         self.append = append
-        self.default = default
+        self.flag = flag
+        self.default = False if flag else default
         self.choices = choices
         self.metavar = metavar
         self.help = help
@@ -36,7 +38,9 @@ class Option:
 
     def argparse_keywords(self, launch_fields: bool = False) -> dict[str, object]:
         """The keywords of ``add_argument`` for this option."""
-        keywords: dict[str, object] = {"default": self.initial()}
+        keywords: dict[str, object] = {"default": self.initial(), "dest": self.dest}
+        if self.flag:
+            keywords["action"] = "store_true"
         if self.append:
             keywords["action"] = "append"
         if self.choices:
@@ -62,11 +66,22 @@ LIMIT = Option(("-l", "--limit"), field="limit", help="further limit hosts to a 
 EXTRA_VARS = Option(("-e", "--extra-vars"), append=True, default=(), metavar="VARS", field="extra_vars",
                     help="extra variables as key=value, YAML/JSON, or @file (repeatable)")
 FORMAT = Option(("--format",), default="text", choices=("text", "json"))
+VAULT_ID = Option(("--vault-id",), append=True, default=(), metavar="ID",
+                  help="a vault identity ansible-playbook is given (label@FILE, FILE, label@prompt); repeatable. "
+                       "Its secret is never read: vault-encrypted content stays the run's")
+VAULT_PASSWORD_FILE = Option(("--vault-pass-file", "--vault-password-file"), append=True, default=(), metavar="FILE",
+                             help="a vault password file ansible-playbook is given; repeatable. Never read or run "
+                                  "here: vault-encrypted content stays the run's")
+ASK_VAULT_PASS = Option(("-J", "--ask-vault-password", "--ask-vault-pass"), flag=True,
+                        help="ansible-playbook asks for the vault password: vault-encrypted content stays the run's")
+VAULT_OPTIONS = (VAULT_ID, VAULT_PASSWORD_FILE, ASK_VAULT_PASS)
+"""ansible-playbook's vault options: where it gets secrets, so that encrypted content is the run's
+rather than a failure (engine.vault); nothing here reads them."""
 
 # Unset selection options stay None (no extra vars: []) so that a command can tell "not given"
 # from "given empty", which a launch profile's own values depend on.
 SELECTION_OPTIONS = (TAGS, SKIP_TAGS, LIMIT, EXTRA_VARS)
-LISTING_OPTIONS = (INVENTORY, *SELECTION_OPTIONS, FORMAT)
+LISTING_OPTIONS = (INVENTORY, *SELECTION_OPTIONS, *VAULT_OPTIONS, FORMAT)
 """In the order ``list-tasks --help`` shows them, after the playbooks."""
 
 
@@ -93,6 +108,12 @@ def plain_listing_args(argv: Sequence[str]) -> SimpleNamespace | None:
         option = by_name.get(name)
         if option is None:
             return None
+        if option.flag:
+            if equals:
+                return None  # argparse refuses a value given to a flag
+            values[option.dest] = True
+            playbooks_ended = bool(playbooks)
+            continue
         if not equals:
             if position == len(argv) or argv[position].startswith("-"):
                 return None

@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from playbook_ls.cli.option_table import EXTRA_VARS, SELECTION_OPTIONS, SKIP_TAGS, TAGS, Option
+from playbook_ls.cli.option_table import EXTRA_VARS, SELECTION_OPTIONS, SKIP_TAGS, TAGS, VAULT_OPTIONS, Option
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -63,6 +63,13 @@ def add_selection_options(parser: argparse.ArgumentParser, *, tags: bool = True,
             add_option(parser, option, launch_fields)
 
 
+def add_vault_options(parser: argparse.ArgumentParser) -> None:
+    """ansible-playbook's ``--vault-id``, ``--vault-password-file`` and ``--ask-vault-pass``: where
+    the run gets vault secrets from (engine.vault.given_on_command_line). Nothing here reads them."""
+    for option in VAULT_OPTIONS:
+        add_option(parser, option)
+
+
 RUN_INVENTORY_CODE_HELP = ("run the inventory's scripts and plugins (code from the repository) to know its hosts and "
                            "their variables, as ansible does; off by default")
 
@@ -81,4 +88,4 @@ def add_option(parser: argparse.ArgumentParser, option: Option, launch_fields: b
 
 
 __all__ = ["RUN_INVENTORY_CODE_HINT", "HelpFormatter", "VersionAction", "add_option", "add_run_inventory_code",
-           "add_selection_options"]
+           "add_selection_options", "add_vault_options"]

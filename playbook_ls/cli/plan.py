@@ -14,6 +14,7 @@ from playbook_ls.cli.options import (
     HelpFormatter,
     add_run_inventory_code,
     add_selection_options,
+    add_vault_options,
 )
 
 EXIT_ERROR = 1
@@ -43,6 +44,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("playbook", metavar="PLAYBOOK")
     parser.add_argument("-i", "--inventory", action="append", default=None, help="inventory source (repeatable)")
     add_selection_options(parser)
+    add_vault_options(parser)
     parser.add_argument("-C", "--check", action="store_true", help="as in check mode (ansible_check_mode)")
     parser.add_argument("-D", "--diff", action="store_true", help="as with --diff (ansible_diff_mode)")
     add_run_inventory_code(parser)

@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any
 
-from playbook_ls.cli.options import HelpFormatter, add_run_inventory_code, add_selection_options
+from playbook_ls.cli.options import HelpFormatter, add_run_inventory_code, add_selection_options, add_vault_options
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -36,6 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--task", metavar="FILE:LINE",
                         help="the task written at this line (default: the first task of each play)")
     add_selection_options(parser)
+    add_vault_options(parser)
     parser.add_argument("-C", "--check", action="store_true", help="as in check mode (ansible_check_mode)")
     parser.add_argument("-D", "--diff", action="store_true", help="as with --diff (ansible_diff_mode)")
     parser.add_argument("-f", "--forks", type=int, default=None,

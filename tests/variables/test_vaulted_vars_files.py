@@ -174,3 +174,22 @@ def test_a_vault_password_file_none_of_which_exists_stops_every_command_first(
             assert code == 0, (command, err)
         else:
             assert code == 1 and stops.format(dir=tmp_path) in err, (command, err)
+
+
+@pytest.mark.parametrize("given", [["-J"], ["--ask-vault-pass"], ["--vault-password-file", "vault-pass.txt"],
+                                   ["--vault-pass-file", "vault-pass.txt"], ["--vault-id", "dev@prompt"]])
+def test_vault_secrets_given_on_the_command_line_are_known_to_be_given_and_never_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], given: list[str]) -> None:
+    """ansible-playbook's vault options say where the run gets its secrets: an encrypted play vars
+    file is then the run's, in the listing (run in-process as argparse and the plain reading both
+    take it), the plan and vars; the next command in the same process is given none."""
+    Path("vault-pass.txt").write_text("never read\n")
+    _project(tmp_path, "- hosts: web\n  gather_facts: false\n  vars_files: [secret.yml]\n  tasks:\n"
+                       "    - debug: msg={{ token }}\n", {"secret.yml": CIPHERTEXT})
+    assert main(["list-tasks", "-i", "hosts.ini", *given, "site.yml"]) == 0
+    assert main(["list-tasks", "-i", "hosts.ini", "site.yml", *given]) == 0
+    assert main(["plan", "-i", "hosts.ini", *given, "site.yml"]) == 0
+    assert main(["vars", "-i", "hosts.ini", "--host", "web1", *given, "site.yml", "token"]) == 0
+    assert "may be set by the vault-encrypted file" in capsys.readouterr().out
+    assert main(["list-tasks", "-i", "hosts.ini", "site.yml"]) == 1  # given nothing this time
+    assert "Invalid vars_files file" in capsys.readouterr().err
