@@ -66,6 +66,8 @@ def _files_of_groups(inventory: Any, own: set[str], sources: list[UnrunSource]) 
                 continue
             why = RuntimeValue(f"set in group_vars of group '{group}', which {unrun.reason} may put the host in")
             for _path, values in files.files_of(Group(group)):
+                if isinstance(values, str):  # encrypted whole (engine.vault): which names it sets is not told
+                    continue
                 for name in values:
                     found.setdefault(name, why)
     return found

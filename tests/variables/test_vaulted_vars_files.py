@@ -193,3 +193,26 @@ def test_vault_secrets_given_on_the_command_line_are_known_to_be_given_and_never
     assert "may be set by the vault-encrypted file" in capsys.readouterr().out
     assert main(["list-tasks", "-i", "hosts.ini", "site.yml"]) == 1  # given nothing this time
     assert "Invalid vars_files file" in capsys.readouterr().err
+
+
+def test_an_encrypted_group_file_of_a_group_a_source_not_run_may_fill_gives_no_names(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group_vars of groups an inventory script not run may put a host in are read for the
+    names they set (engine.variables.unrun_sources); a file encrypted whole tells none, and its
+    ciphertext is never read as names (it gave one per character)."""
+    from engine.inventory.data import Host
+    from engine.inventory.manager import load_inventory
+    from engine.variables.unrun_sources import _group_files
+
+    _secrets(monkeypatch)
+    inventory_dir = tmp_path / "inventory"
+    (inventory_dir / "group_vars/db").mkdir(parents=True)
+    (inventory_dir / "1-hosts.ini").write_text("[web]\nw1\n")
+    (inventory_dir / "2-cmdb.py").write_text("#!/bin/sh\necho '{}'\n")
+    (inventory_dir / "2-cmdb.py").chmod(0o755)
+    (inventory_dir / "group_vars/db/vault.yml").write_text(CIPHERTEXT)
+    (inventory_dir / "group_vars/db/main.yml").write_text("db_port: 5432\n")
+    inventory = load_inventory([str(inventory_dir)])
+    host = inventory.data.get_host("w1")
+    assert isinstance(host, Host)
+    assert set(_group_files(inventory, host, inventory.unrun)) == {"db_port"}
