@@ -5,6 +5,7 @@ Usage::
     python bench/values_heldout.py record DIR [NAME...]   # ansible-playbook 2.19 (-c local) on each project
     python bench/values_heldout.py measure DIR [NAME...]  # playbook-ls against the recordings
     python bench/values_heldout.py measure DIR --list     # ... and every difference
+    python bench/values_heldout.py measure DIR --cpu-limit 120  # a project over 120 s CPU: "over the limit"
 
 Each project is a directory of DIR with a ``case.json`` as the recorded scenarios of
 tests/variables (var_cases.py) and tests/plan (plan_cases.py) take it: ``site.yml``, ``"inventory":
@@ -33,13 +34,20 @@ status per host; recorded under the first three seeds, which must agree).
 `vars` and `plan` are measured without running inventory code (a script, ``constructed``): what
 such a source alone gives is the run's there. A project with one marks the names it gives in its
 case's ``runtime``/``runtime_on``, and an outcome waiting for it is not counted as knowable.
+
+Each project is measured in a child process limited to ``--cpu-limit`` seconds of CPU (user + system,
+default 120): a project that does not finish within it is reported "over the limit" and counted as
+every value of it wrong and every outcome of it knowable and undecided, so one slow project never
+stops the measurement of the others.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
+import resource
 import sys
 from pathlib import Path
 from typing import Any
@@ -51,6 +59,8 @@ for where in (ROOT, ROOT / "tests", ROOT / "tests" / "variables", ROOT / "tests"
 from ansible_tools import find_tool, read_case, scenario_dirs, seeded_runs  # noqa: E402
 
 OUTCOME_SEEDS = ("0", "1", "2")
+CPU_LIMIT = 120.0
+"""Seconds of CPU (user + system) one project's measurement may take (``--cpu-limit``)."""
 
 
 def record(project: Path, tool: str) -> str:
@@ -87,27 +97,18 @@ class _Scenario:
 
 
 def measure_values(project: Path) -> dict[str, Any]:
-    from ansible_tools import run_dependent
-    from var_cases import runtime_names
-    from var_values import measure, probed
+    from var_values import measure
 
-    spec = read_case(project)
-    earlier = set(spec.get("earlier", []))
-    expected = json.loads((project / "expected.json").read_text())
-    compared, wrong = measure(project, as_written=True)
+    earlier = set(read_case(project).get("earlier", []))
+    counts = values_recorded(project)
+    _compared, wrong = measure(project, as_written=True)
     # each difference is "LABEL: NAME: PROBLEM" (the label holds no ": ")
     problems = [(line.split(": ", 2)[1], line) for line in wrong]
-    own = sum(1 for _, host, *_, values in probed(expected) if values for name, value in values.items()
-              if name in runtime_names(spec, host) or run_dependent(value) is not None)
-    early = sum(1 for *_, values in probed(expected) if values for name in values if name in earlier)
-    early_own = sum(1 for _, host, *_, values in probed(expected) if values for name, value in values.items()
-                    if name in earlier and (name in runtime_names(spec, host) or run_dependent(value) is not None))
     guessed = [line for _name, line in problems if ": guessed: " in line]
-    return {"values": compared - own, "identical": compared - own - (len(problems) - len(guessed)),
-            "earlier": early - early_own,
-            "earlier_identical": early - early_own - sum(1 for name, line in problems
+    return {**counts, "identical": counts["values"] - (len(problems) - len(guessed)),
+            "earlier_identical": counts["earlier"] - sum(1 for name, line in problems
                                                          if name in earlier and ": guessed: " not in line),
-            "guessed": len(guessed), "run_own": own, "differences": [line for _, line in problems]}
+            "guessed": len(guessed), "differences": [line for _, line in problems]}
 
 
 def measure_plan(project: Path) -> dict[str, Any]:
@@ -124,15 +125,73 @@ def measure_plan(project: Path) -> dict[str, Any]:
             "depends": result.depends}
 
 
+def values_recorded(project: Path) -> dict[str, int]:
+    """The counts of :func:`measure_values` that come from the recording alone: its values and
+    earlier values (the run's own left out), and the values the run makes its own."""
+    from ansible_tools import run_dependent
+    from var_cases import runtime_names
+    from var_values import probed
+
+    spec = read_case(project)
+    earlier = set(spec.get("earlier", []))
+    found = [(name, name in runtime_names(spec, host) or run_dependent(value) is not None)
+             for _, host, *_, values in probed(json.loads((project / "expected.json").read_text())) if values
+             for name, value in values.items()]
+    return {"values": sum(not own for _, own in found), "run_own": sum(own for _, own in found),
+            "earlier": sum(not own for name, own in found if name in earlier)}
+
+
+def over_the_limit(project: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a project that did not finish within the CPU limit counts: every value wrong (none
+    identical, none guessed), every recorded outcome knowable and undecided, none wrong."""
+    counts = values_recorded(project)
+    outcomes = sum(len(statuses) for hosts in json.loads((project / "outcomes.json").read_text()).values()
+                   for statuses in hosts.values())
+    values = {**counts, "identical": 0, "earlier_identical": 0, "guessed": 0, "differences": []}
+    plan = {"compared": outcomes, "decided": 0, "knowable": outcomes, "wrong": [], "undecided_static": []}
+    return values, plan
+
+
+def _measured_in_child(project: Path, cpu_limit: float, send: Any) -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (max(1, int(cpu_limit)), resource.RLIM_INFINITY))
+    try:
+        send.send((measure_values(project), measure_plan(project)))
+    except Exception as exc:  # noqa: BLE001 - reported by the parent, the other projects go on
+        send.send(exc)
+
+
+def measured(project: Path, cpu_limit: float) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """``(values, plan)`` of one project measured in a child process that the kernel stops (SIGXCPU)
+    once it has used ``cpu_limit`` seconds of CPU; None when it did not finish within that."""
+    receive, send = multiprocessing.Pipe(duplex=False)
+    child = multiprocessing.get_context("fork").Process(target=_measured_in_child, args=(project, cpu_limit, send))
+    child.start()
+    send.close()
+    try:
+        result = receive.recv()
+    except EOFError:  # the child died without an answer: over its CPU limit
+        result = None
+    child.join()
+    if isinstance(result, Exception):
+        raise result
+    return result
+
+
 def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "n/a"
 
 
-def measure_all(projects: list[Path], listing: bool) -> None:
+def measure_all(projects: list[Path], listing: bool, cpu_limit: float = CPU_LIMIT) -> None:
     totals = dict.fromkeys(("values", "identical", "earlier", "earlier_identical", "guessed", "run_own",
                             "compared", "decided", "knowable", "wrong"), 0)
+    over = []
     for project in projects:
-        values, plan = measure_values(project), measure_plan(project)
+        found = measured(project, cpu_limit)
+        if found is None:
+            over.append(project.name)
+            print(f"{project.name}: over the limit of {cpu_limit:g} s CPU: counted as every value wrong and "
+                  "every outcome undecided", flush=True)
+        values, plan = found or over_the_limit(project)
         for key in ("values", "identical", "earlier", "earlier_identical", "guessed", "run_own"):
             totals[key] += values[key]
         for key in ("compared", "decided", "knowable"):
@@ -141,7 +200,7 @@ def measure_all(projects: list[Path], listing: bool) -> None:
         print(f"{project.name}: values {values['identical']}/{values['values']}, earlier "
               f"{values['earlier_identical']}/{values['earlier']}, guessed {values['guessed']}; plan wrong "
               f"{len(plan['wrong'])}, decided {plan['decided']}/{plan['knowable']} knowable "
-              f"({plan['compared']} compared, {plan['excluded']} not compared)")
+              f"({plan['compared']} compared, {plan.get('excluded', 0)} not compared)", flush=True)
         if listing:
             for line in values["differences"] + plan["wrong"] + plan["undecided_static"]:
                 print(f"    {line}")
@@ -152,6 +211,8 @@ def measure_all(projects: list[Path], listing: bool) -> None:
     print(f"TOTAL plan wrong {totals['wrong']}; decided {totals['decided']}/{totals['knowable']} "
           f"({_percent(totals['decided'], totals['knowable'])}) of outcomes knowable before the run "
           f"({totals['compared']} compared)")
+    print(f"TOTAL over the CPU limit of {cpu_limit:g} s: {len(over)} project(s)"
+          + (f": {', '.join(over)}" if over else ""))
 
 
 def main(argv: list[str]) -> int:
@@ -160,10 +221,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("directory", type=Path)
     parser.add_argument("names", nargs="*")
     parser.add_argument("--list", action="store_true", help="print every difference (measure)")
+    parser.add_argument("--cpu-limit", type=float, default=CPU_LIMIT,
+                        help="seconds of CPU one project's measurement may take (measure)")
     args = parser.parse_args(argv)
     projects = scenario_dirs(args.directory.resolve(), args.names)
     if args.action == "measure":
-        measure_all(projects, args.list)
+        measure_all(projects, args.list, args.cpu_limit)
         return 0
     tool = find_tool("ansible-playbook")
     if tool is None:

@@ -36,7 +36,7 @@ from engine.flow.shared_outcomes import (
 )
 from engine.loading import keywords as kw
 from engine.templating.read_names import names_recorded, recording
-from engine.variables.failing import templated_arguments
+from engine.variables.failing import own_result, read_as_run_time, templated_arguments
 from engine.variables.include_vars_files import vaulted_include_without_secrets
 from engine.variables.setter_classes import share_setters
 
@@ -310,10 +310,12 @@ class _HostTask(HostNeeds):
         unknown = False
         for condition in values:
             read = names_read(conditional_expression(str(condition)), expression=True)
-            if data.get("register") and (read is None or str(data["register"]) in read):
-                unknown = True  # the task's own result, registered before failed_when is evaluated
+            if data.get("register") and read is None:
+                unknown = True  # what it reads, the task's own result among it, is not known
                 continue
-            value = self._condition(condition, item)
+            # the task's own result, registered before failed_when is evaluated: the run's; the
+            # other operands may decide without it (`result.rc != 1 and shards | int > 0`)
+            value = self._condition(condition, {**item, **own_result(self.task)})
             if isinstance(value, OperandFailure) or isinstance(value, Unknown) and value.truthy is None:
                 if isinstance(value, OperandFailure) and not unknown:
                     return True
@@ -414,7 +416,7 @@ class _HostTask(HostNeeds):
     def _templar(self, item: Mapping[str, Any]) -> Any:
         templar = self._task_variables([]).templar
         extra = {**self._overrides, **item}
-        return templar.child(extra) if extra else templar
+        return templar.child(read_as_run_time(extra)) if extra else templar
 
     def _values_of(self, condition: Any, item: Mapping[str, Any]) -> str:
         """`: name = value (where it is set), ...` for the names the condition reads."""

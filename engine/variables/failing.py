@@ -26,15 +26,45 @@ def failed_when(task: Task, templar: Templar, label: str) -> bool | str:
     data = task.data if isinstance(task.data, Mapping) else {}
     raw = data["failed_when"]
     register = str(data.get("register") or "")
+    own = f"{label}'s failed_when reads its own result, which only the run gives"
     for condition in raw if isinstance(raw, list) else [raw]:
         if isinstance(condition, str):
             read = names_read(conditional_expression(condition), expression=True)
-            if read is None or register and register in read:
-                return f"{label}'s failed_when reads its own result, which only the run gives"
+            if read is None:
+                return own
+            if register and register in read:  # the other operands may decide without it
+                decided = three_valued(condition, templar.child(read_as_run_time(own_result(task))), None)
+                if decided is None:
+                    return own
+                if decided is False:
+                    return False
+                continue
         holding = holds(templar, condition, f"{label}'s failed_when")
         if holding is not True:
             return True if holding is None else holding
     return True
+
+
+def own_result(task: Task) -> dict[str, Any]:
+    """The task's registered name as its ``failed_when`` reads it: the result of this run, which
+    only the run gives (not what an earlier task registered under that name)."""
+    from engine.variables.layer import RuntimeValue
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    register = str(data.get("register") or "")
+    return {register: RuntimeValue(f"the result of task '{task.display_name()}', which only the run gives")} \
+        if register else {}
+
+
+def read_as_run_time(values: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``values`` to put over a templar's (Templar.child): one only the run knows (a RuntimeValue)
+    fails what reads it, as a level of a task's variables does, instead of being read as an object."""
+    from engine.variables.layer import Layer, is_runtime
+    from engine.variables.raw import RawVariables
+
+    if not any(is_runtime(value) for value in values.values()):
+        return values
+    return RawVariables([Layer("given", "given", values)], {}, None)
 
 
 def holds(templar: Templar, condition: object, what: str) -> bool | str | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.config import inject_facts_as_vars
 from engine.variables.setters import host_names
 from engine.variables.sources import Layer, RuntimeValue, gathers_facts
 
@@ -96,7 +97,7 @@ def facts_layer(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None =
                      {"ansible_facts": RuntimeValue(reason)}, runtime=True)
     cached = cached_facts(plan).get(host.name)
     if cached is not None:
-        return Layer("host facts", "cached fact", cached.variables())
+        return Layer("host facts", "cached fact", cached.variables(inject_facts_as_vars()))
     return Layer("host facts", "no facts gathered (gather_facts: false)", {"ansible_facts": {}})
 
 

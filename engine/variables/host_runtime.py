@@ -577,8 +577,8 @@ def followed_memo(play_plan: PlayPlan) -> dict[Any, Any]:
     keys, walk classes), emptied together when a file changes."""
     derived = play_plan.play.derived
     now = files_state()
-    stamp, memo = derived.get("host effects", (-1, {}))
-    if stamp != now and not _following:  # never while following: all of it would start over
-        memo = {}
-        derived["host effects"] = (now, memo)
-    return memo  # type: ignore[no-any-return]
+    kept = derived.get("host effects")
+    # a stale store is kept while following (all of it would start over); a dropped one begun again
+    if kept is None or kept[0] != now and not _following:  # (else each walk would keep in one of its own)
+        kept = derived["host effects"] = (now, {})
+    return kept[1]  # type: ignore[no-any-return]
