@@ -189,6 +189,14 @@ def _looped(data: Mapping[str, Any]) -> bool:
     return "loop" in data or any(str(key).startswith("with_") for key in data)
 
 
+def in_rescuing_block(blocks: PlayBlocks, reader: Task | None) -> bool:
+    """Whether ``reader`` runs inside a block with a ``rescue`` (in any of its sections): only then
+    does :func:`runs_there` answer it otherwise than a reader past the play's blocks (None)."""
+    if reader is None or not blocks.rescuing:
+        return False
+    return any(block in blocks.rescuing for block, _ in blocks.paths.get(id(reader)) or ())
+
+
 def runs_there(blocks: PlayBlocks, task: Task, reader: Task | None,
                fails_on_host: Callable[[Task], Decided], item_by_item: Callable[[Task], bool] | None = None,
                deciding: Callable[[int], bool] | None = None) -> Decided:

@@ -7,9 +7,10 @@ from the play's start at each would cost tasks x tasks per host.
   host (:func:`played`).
 - In the reader's own play, the walk up to a task is the walk up to the task before it, one more
   setter on: kept as a prefix that grows (:func:`own_play`), when nothing in the walk depends on
-  which task reads (no ``rescue`` in the play, no looping include around the reader, not another
-  batch's reader). A reading asked for while the prefix is growing, past where it has got to, walks
-  from the start as before.
+  which task reads (a reader outside every block with a ``rescue``, which sees whether a setter in
+  such a block ran as a reader past the blocks does; no looping include around the reader, not
+  another batch's reader). A reading asked for while the prefix is growing, past where it has got
+  to, walks from the start as before.
 
 Each is kept while the play's tasks, hosts and planned runs stay the same (and the files: the
 follower's memo).
@@ -159,13 +160,14 @@ class _Prefix:
 
 
 def own_play(follower: Follower, play_plan: PlayPlan, host: Host, before: int,
-             names: frozenset[str] | None) -> list[Effects] | None:
+             names: frozenset[str] | None, reader: Any = None) -> list[Effects] | None:
     """What the setters among the play's first ``before`` tasks set on ``host`` (for ``names``),
-    in order, from the host's kept prefix; None when it cannot be told so (the caller walks)."""
-    from engine.variables.block_runs import play_blocks
+    in order, from the host's kept prefix; None when it cannot be told so (the caller walks).
+    ``reader``: the task reading (None: a reader past the play's tasks)."""
+    from engine.variables.block_runs import in_rescuing_block, play_blocks
 
-    if play_blocks(play_plan.play).rescuing:
-        return None  # whether a task ran depends on the reader's place in the blocks
+    if in_rescuing_block(play_blocks(play_plan.play), reader):
+        return None  # whether a task before ran depends on the reader's place in the blocks
     key = _key(follower, play_plan, "own play", host, names)
     prefix = _kept(follower, play_plan, key)
     order = follower.order_of(play_plan.play)
@@ -208,8 +210,9 @@ def _step(follower: Follower, play_plan: PlayPlan, host: Host, prefix: _Prefix, 
     prefix.ended = prefix.ended or (member and follower._ends_host(play_plan, host, done))  # noqa: SLF001
     if prefix.ended is True and not follower._given_by_another(play_plan, host, done):  # noqa: SLF001
         return []
-    ran: bool | str = ran_unless_out(follower, play_plan, host, done, occurrence(order, done, at), True) \
-        if member else True
+    # as a reader outside every block with a rescue sees it: whether the blocks around the setter let it run
+    ran: bool | str = ran_unless_out(follower, play_plan, host, done, occurrence(order, done, at),
+                                     follower._ran(play_plan, host, done, None)) if member else True  # noqa: SLF001
     if planned_alone(play_plan, done) and member:
         ran = follower._planned_ran(play_plan, host, done, occurrence(order, done, at), ran)  # noqa: SLF001
     if ran is False:

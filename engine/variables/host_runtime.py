@@ -120,7 +120,7 @@ class Follower(BlockFailures):
         ended = self.stopped_before(play_plan, host) if member else False
         batches_before: list[Effects] = []  # what the serial batches before the reader's delegated to the host
         # the host's walk so far, when it does not depend on this reader (engine.variables.earlier_walk)
-        walked = own_play(self, play_plan, host, before, names) if not own_loops and reader is None else None
+        walked = own_play(self, play_plan, host, before, names, task) if not own_loops and reader is None else None
         setters = _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names)
         loops = [file_loop(self, play_plan, done) for _, done in setters] if walked is None else []
         mine = ItemMajor()  # what the setters past which it reads set, a looping include's file item by item
