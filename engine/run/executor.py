@@ -533,10 +533,15 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
             templar = templar.child({"ansible_delegated_vars": {target: delegated}})
             address = delegated_address(target, delegated, templar)
         connection = connection_vars(address, templar.raw, delegated=bool(target))
+        # the strategy stores a result's facts (set_fact, include_vars, a module's) only when it did not fail
+        kept = {name: self.variables.state(name).copy() for name in {
+            *task_hosts(host.name, once, self.batch_order, self.unreachable_hosts), *([target] if target else [])}}
         result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
                                                                                     delegation, once, connection),
                                self.callback.warning, connection)
         step.outcome = judge(task, result, templar.child(connection), any(run.rescue_depth))
+        for name, state in kept.items() if step.outcome.status == "failed" else ():
+            self.variables.state(name).restore(state)
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed")) \
                 - sum(1 for entry in self.included_items if entry[2] is not None)
