@@ -22,7 +22,7 @@ from engine.loading.includes import IncludeLoader, IncludeParseError
 from engine.loading.model import Block, Play, RoleInstance, Task
 from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
-from engine.run.callback import Callback, Outcome, is_failed
+from engine.run.callback import Callback, Outcome
 from engine.run.censoring import no_log, shown_no_log
 from engine.run.delegated_runs import DelegatedRuns
 from engine.run.error_block import condition_span, problem_text
@@ -32,7 +32,6 @@ from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
-from engine.run.keyword_types import strategy_ignores
 from engine.run.local import LOCAL_NAMES, connection_vars, delegated_address, ssh_refusal
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
@@ -47,6 +46,7 @@ from engine.run.play_warnings import (
     vars_files_warnings,
     vars_plugin_warnings,
 )
+from engine.run.result_judging import judge
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import keyword, registered, run_with_loop, templated_diff, truth
@@ -533,10 +533,15 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
             templar = templar.child({"ansible_delegated_vars": {target: delegated}})
             address = delegated_address(target, delegated, templar)
         connection = connection_vars(address, templar.raw, delegated=bool(target))
+        # the strategy stores a result's facts (set_fact, include_vars, a module's) only when it did not fail
+        kept = {name: self.variables.state(name).copy() for name in {
+            *task_hosts(host.name, once, self.batch_order, self.unreachable_hosts), *([target] if target else [])}}
         result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
                                                                                     delegation, once, connection),
                                self.callback.warning, connection)
-        step.outcome = self._judge(task, run, result, templar.child(connection))
+        step.outcome = judge(task, result, templar.child(connection), any(run.rescue_depth))
+        for name, state in kept.items() if step.outcome.status == "failed" else ():
+            self.variables.state(name).restore(state)
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed")) \
                 - sum(1 for entry in self.included_items if entry[2] is not None)
@@ -587,22 +592,6 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
 
         self.includes.next_round()
         return announce_includes(self.pending_includes, self.callback, self.includes.warnings)
-
-    def _judge(self, task: Task, run: HostRun, result: dict[str, Any], templar: Templar) -> Outcome:
-        if is_failed(result):
-            ignored = strategy_ignores(result, lambda: self._ignores_errors(task, templar))
-            return Outcome("failed", ignored=ignored, rescued=not ignored and any(run.rescue_depth),
-                           changed=bool(result.get("changed")))
-        if result.get("skipped"):
-            return Outcome("skipped")
-        return Outcome("changed" if result.get("changed") else "ok")
-
-    @staticmethod
-    def _ignores_errors(task: Task, templar: Templar) -> bool:
-        try:
-            return truth(keyword(task, "ignore_errors"), templar)
-        except TemplateFailure:
-            return False
 
     def _is_local(self, host: Host, task: Task, templar: Templar) -> bool:
         if host.name in LOCAL_NAMES:

@@ -68,6 +68,20 @@ class HostState:
         self.included.update(values)
         self.origins[INCLUDED].update(origins)
 
+    def copy(self) -> HostState:
+        """What the host's state is now, for :meth:`restore` (each layer copied, its values shared)."""
+        return HostState(dict(self.facts), dict(self.nonpersistent), dict(self.included),
+                         {layer: dict(values) for layer, values in self.origins.items()}, self.gathered)
+
+    def restore(self, kept: HostState) -> None:
+        """Back to ``kept`` (a :meth:`copy`), in place: whoever holds a layer sees the change."""
+        for mine, old in ((self.facts, kept.facts), (self.nonpersistent, kept.nonpersistent),
+                          (self.included, kept.included), *((self.origins.setdefault(layer, {}), values)
+                                                             for layer, values in kept.origins.items())):
+            mine.clear()
+            mine.update(old)
+        self.gathered = kept.gathered
+
 
 
 class VariableManager:

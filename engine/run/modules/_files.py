@@ -78,8 +78,10 @@ def wanted_mode(mode: Any, path: str) -> int | None:
     if isinstance(mode, int) and not isinstance(mode, bool):
         return mode
     text = str(mode)
-    if re.fullmatch(r"[0-7]+", text):
+    try:  # set_mode_if_different's int(mode, 8): a 0o prefix, spaces around and _ between digits too
         return int(text, 8)
+    except ValueError:
+        pass
     info = os.lstat(path)
     try:
         return _apply_symbolic(text, stat.S_IMODE(info.st_mode), stat.S_ISDIR(info.st_mode))
