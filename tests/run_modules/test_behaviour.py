@@ -108,7 +108,31 @@ def test_unknown_argument_names_the_supported_ones(tmp_path: Path) -> None:
 
 def test_bad_boolean_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ModuleError, match="unable to convert to bool"):
-        _run("copy", {"content": "x", "dest": str(tmp_path / "o"), "backup": "maybe"}, tmp_path)
+        _run("lineinfile", {"line": "x", "path": str(tmp_path / "o"), "backup": "maybe"}, tmp_path)
+
+
+def test_copy_modules_option_is_checked_only_where_the_module_runs(tmp_path: Path) -> None:
+    # the copy action reads backup no more than it reads an unknown name: the copy module it
+    # hands a file to refuses it (with the action's checksum), in check mode the action answers
+    args = {"content": "x", "dest": str(tmp_path / "o"), "backup": "maybe"}
+    predicted = _run("copy", args, tmp_path, check=True)
+    assert predicted["changed"] is True and not predicted.get("failed")
+    refused = _run("copy", args, tmp_path)
+    assert refused["failed"] is True and "argument 'backup' is of type str" in refused["msg"]
+    assert refused["checksum"] == "11f6ad8ec52a2984abaafd7c3b516503785c2072"
+    assert not (tmp_path / "o").exists()
+    (tmp_path / "o").write_text("x")  # already right: only the file module runs, which has no backup
+    assert _run("copy", args, tmp_path)["changed"] is False
+    template = {"src": str(tmp_path / "o"), "dest": str(tmp_path / "t"), "unsafe_writes": "perhaps"}
+    assert _run("template", template, tmp_path, check=True)["changed"] is True
+    assert "argument 'unsafe_writes'" in _run("template", template, tmp_path)["msg"]
+
+
+@pytest.mark.parametrize("written", ["stat", "ansible.builtin.stat", "ansible.legacy.stat"])
+def test_unsupported_parameter_names_the_module_as_written(written: str, tmp_path: Path) -> None:
+    # AnsibleModule names itself as the task's action names it
+    with pytest.raises(ModuleError, match=rf"Unsupported parameters for \({written}\) module: follow_links\."):
+        _run(written, {"path": str(tmp_path), "follow_links": True}, tmp_path)
 
 
 def test_ping_crash_fails(tmp_path: Path) -> None:

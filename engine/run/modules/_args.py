@@ -90,15 +90,19 @@ def _convert(name: str, value: Any, kind: str) -> Any:
 
 
 def validate(
-    module: str, args: dict[str, Any], spec: dict[str, Arg], mutually_exclusive: tuple[tuple[str, ...], ...] = ()
+    module: str, args: dict[str, Any], spec: dict[str, Arg], mutually_exclusive: tuple[tuple[str, ...], ...] = (),
+    strict: bool = True,
 ) -> dict[str, Any]:
     """``args`` checked against ``spec`` and converted, with defaults filled in and aliases resolved
-    to the canonical name; raise :class:`ModuleError` with ansible's message otherwise."""
+    to the canonical name; raise :class:`ModuleError` with ansible's message otherwise. Not
+    ``strict``: an action plugin's own reading of the arguments of the module it runs, which checks
+    them itself when it runs (copy's and template's ``boolean(value, strict=False)``: a word that is
+    not true is false; the values of other types as given, no choices checked)."""
     names = {alias: name for name, arg in spec.items() for alias in (name, *arg.aliases)}
     refused = unsupported_parameters(module, args, spec)
     if refused:
         raise ModuleError(refused)
-    for group in mutually_exclusive:
+    for group in mutually_exclusive if strict else ():
         given = [name for name in group if args.get(name) is not None]
         if len(given) > 1:
             raise ModuleError(f"parameters are mutually exclusive: {'|'.join(group)}")
@@ -106,12 +110,15 @@ def validate(
     for key, value in args.items():
         params[names[key]] = value
     missing = sorted(name for name, arg in spec.items() if arg.required and params.get(name) is None)
-    if missing:
+    if missing and strict:
         raise ModuleError(f"missing required arguments: {', '.join(missing)}")
     for name, arg in spec.items():
         value = params.get(name)
         if value is None:
             params[name] = arg.default
+            continue
+        if not strict:
+            params[name] = boolean(value) if arg.type == "bool" else _lenient(name, value, arg.type)
             continue
         value = _convert(name, value, arg.type)
         if arg.choices is not None and value not in arg.choices:
@@ -122,6 +129,13 @@ def validate(
         raise ModuleError(f"playbook-ls's engine does not implement {module}'s file attributes "
                           f"({params['attributes']}); run with --engine ansible to use ansible-playbook")
     return params
+
+
+def _lenient(name: str, value: Any, kind: str) -> Any:
+    try:
+        return _convert(name, value, kind)
+    except ModuleError:  # the module refuses it when it runs
+        return value
 
 
 def unsupported_parameters(module: str, names: Iterable[str], spec: dict[str, Arg]) -> str | None:

@@ -12,7 +12,7 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.run.modules import ModuleContext, action_result, module_exception
+from engine.run.modules import ModuleContext, ModuleError, action_result, module_exception
 from engine.run.modules import file as file_module
 from engine.run.modules._args import (
     FILE_COMMON_ARGS,
@@ -20,7 +20,6 @@ from engine.run.modules._args import (
     Arg,
     boolean,
     module_args,
-    unsupported_parameters,
     validate,
 )
 from engine.run.modules._files import (
@@ -201,14 +200,26 @@ def known_arguments(args: Mapping[str, Any], spec: dict[str, Arg]) -> dict[str, 
 
 
 def refused_arguments(args: Mapping[str, Any], action_only: Iterable[str] = ()) -> str | None:
-    """The copy module's refusal of the task's arguments it does not know, or None: the copy
-    action (and the template action, its own options ``action_only`` left out) hands them on
-    with the file it copies, and the module refuses them when it runs, for a file to write, not
-    for one already right (the file module gets only its own) nor in check mode (the action
-    answers); :func:`put` returns it then as the module's failure."""
+    """The copy module's refusal of the task's arguments, or None: a name it does not know or a
+    value of the wrong type (``backup: maybe``). The copy action (and the template action, its own
+    options ``action_only`` left out) reads only a few of them itself, leniently, and hands the
+    others on with the file it copies (``src``, ``dest`` and ``follow`` its own); the module
+    checks them when it runs, for a file to write, not for one already right (the file module
+    gets only its own) nor in check mode (the action answers); :func:`put` returns it then as
+    the module's failure."""
     left_out = {"content", "decrypt", *action_only}
-    return unsupported_parameters("ansible.legacy.copy", [name for name in args if name not in left_out],
-                                  COPY_MODULE_SPEC)
+    module_params = {name: value for name, value in args.items() if name not in left_out and name != "attributes"}
+    module_params.update(src="", dest=str(args.get("dest") or "."), follow=False)
+    return module_refusal(module_params)
+
+
+def module_refusal(module_params: Mapping[str, Any]) -> str | None:
+    """The copy module's refusal of the arguments it is given, or None."""
+    try:
+        validate("ansible.legacy.copy", dict(module_params), COPY_MODULE_SPEC)
+    except ModuleError as exc:
+        return str(exc)
+    return None
 
 
 def put(
@@ -314,7 +325,7 @@ def put(
     file_args.pop("src", None)
     if preserved:
         file_args["mode"] = preserved
-    attributes = file_module.run(file_args, ctx)
+    attributes = file_module.run(file_args, ctx, action="ansible.legacy.file")
     if not ctx.diff:
         attributes.pop("diff", None)
     result.update(attributes)
