@@ -200,3 +200,18 @@ def test_an_owner_or_group_this_machine_lacks_is_worded_as_the_module_utils_word
         check_ownership(str(tmp_path / "f"), "no_such_user_x", None)
     with pytest.raises(ModuleError, match="^chgrp failed: failed to look up group no_such_group_x$"):
         check_ownership(str(tmp_path / "f"), None, "no_such_group_x")
+
+
+def test_unarchive_action_checks_before_its_module(tmp_path: Path) -> None:
+    # the action skips for creates and wants an existing dest before the module checks its
+    # arguments (list_files: maybe) or would download a URL
+    (tmp_path / "made").write_text("")
+    args = {"src": "https://example.invalid/a.tgz", "remote_src": True, "dest": str(tmp_path / "d"),
+            "list_files": "maybe"}
+    assert _run("unarchive", {**args, "creates": str(tmp_path / "made")}, tmp_path)["skipped"] is True
+    assert _run("unarchive", args, tmp_path)["msg"] == f"dest '{tmp_path / 'd'}' must be an existing dir"
+    (tmp_path / "d").mkdir()
+    with pytest.raises(ModuleError, match="argument 'list_files' is of type str"):
+        _run("unarchive", args, tmp_path)
+    with pytest.raises(ModuleError, match="does not download"):
+        _run("unarchive", {**args, "list_files": True}, tmp_path)
