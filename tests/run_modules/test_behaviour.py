@@ -215,3 +215,12 @@ def test_unarchive_action_checks_before_its_module(tmp_path: Path) -> None:
         _run("unarchive", args, tmp_path)
     with pytest.raises(ModuleError, match="does not download"):
         _run("unarchive", {**args, "list_files": True}, tmp_path)
+
+
+def test_assemble_module_is_named_as_its_action_runs_it(tmp_path: Path) -> None:
+    (tmp_path / "parts").mkdir()
+    with pytest.raises(ModuleError, match=r"Unsupported parameters for \(ansible\.legacy\.assemble\) module: bogus\."):
+        _run("assemble", {"src": str(tmp_path / "parts"), "dest": str(tmp_path / "out"), "bogus": 1}, tmp_path)
+    # remote_src as the action reads it: a word that is not true is false (fragments on the controller)
+    declined = _run("assemble", {"src": "parts", "dest": str(tmp_path / "out"), "remote_src": "maybe"}, tmp_path)
+    assert "remote_src=false" in declined["msg"]
