@@ -185,6 +185,27 @@ def module_args(args: dict[str, Any], spec: dict[str, Arg], params: dict[str, An
     return {"module_args": shown}
 
 
+def invalid_options(action: str, args: Iterable[str], valid: frozenset[str]) -> dict[str, Any] | None:
+    """ActionBase.run's check of an action plugin's ``_VALID_ARGS`` (fail, group_by, set_stats),
+    raised before anything else: ``Invalid options for ACTION: a,b``, the action as the task writes
+    it and the names in the order ansible's set difference gives them; None when all are valid."""
+    from engine.run.error_block import CONTEXT_KEY
+
+    bad = frozenset(args).difference(valid)
+    if not bad:
+        return None
+    return {"failed": True, "changed": False, "msg": f"Invalid options for {action}: {','.join(list(bad))}",
+            CONTEXT_KEY: "task"}
+
+
+def action_spec_name(action: str) -> str:
+    """The name ActionBase.validate_argument_spec's messages give an action plugin (debug, assert,
+    pause): its import path when the task names it ansible.builtin.X, else X."""
+    short = action.rsplit(".", 1)[-1]
+    return f"ansible_collections.ansible.builtin.plugins.action.{short}" if action.startswith("ansible.builtin.") \
+        else short
+
+
 def check_mode_unsupported(module: str) -> dict[str, Any]:
     """What AnsibleModule answers in check mode for a module without ``supports_check_mode``."""
     return {"changed": False, "skipped": True, "msg": f"remote module ({module}) does not support check mode"}
