@@ -15,7 +15,7 @@ _FALSE = {"no", "off", "0", "false", "n", "f", ""}
 
 @dataclass(frozen=True)
 class Arg:
-    type: str = "str"  # str | bool | int | list | path | raw
+    type: str = "str"  # str | bool | int | list | path | raw | int() (Python's int as the type, as pause has it)
     default: Any = None
     required: bool = False
     choices: tuple[Any, ...] | None = None
@@ -59,6 +59,12 @@ def _convert(name: str, value: Any, kind: str) -> Any:
         except NotABoolean as exc:
             raise ModuleError(f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert "
                               f"to bool: {exc}") from None
+    if kind == "int()":  # a spec whose type is the int callable: a float is cut, "1.5" refused by int()
+        try:
+            return int(value)
+        except (TypeError, ValueError) as exc:
+            raise ModuleError(f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert "
+                              f"to int: {exc}") from None
     if kind == "int":  # check_type_int: through a decimal, a decimal part refused
         if isinstance(value, int):
             return value

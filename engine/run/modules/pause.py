@@ -15,8 +15,8 @@ from engine.run.modules._args import Arg, action_spec_name, validate
 BYPASS_HOST_LOOP = True
 SPEC = {
     "echo": Arg(type="bool", default=True),
-    "minutes": Arg(type="int"),
-    "seconds": Arg(type="int"),
+    "minutes": Arg(type="int()"),  # the action's {'type': int}: floats allowed, cut
+    "seconds": Arg(type="int()"),
     "prompt": Arg(),
 }
 
