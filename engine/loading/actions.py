@@ -66,7 +66,17 @@ def _normalize(action: str, thing: Any) -> dict[str, Any]:
         # split even without a `k=v`: an unbalanced quote or Jinja block (bash's `${#VAR}` opens
         # a comment) fails the load in ansible's split_args
         return parse_kv(thing, check_raw=action in _CHECK_RAW)
-    return {"_raw_params": thing}
+    raise ActionError(f"unexpected parameter type in action: <class '{_tagged_type(thing)}'>")
+
+
+def _tagged_type(value: Any) -> str:
+    """The class ansible 2.19 names for a YAML value: its tagged variant of int, float and list."""
+    if isinstance(value, bool):  # bool cannot be subclassed: never tagged
+        return "bool"
+    for base, tagged in ((int, "Int"), (float, "Float"), (list, "List")):
+        if isinstance(value, base):
+            return f"ansible.module_utils._internal._datatag._AnsibleTagged{tagged}"
+    return f"{type(value).__module__}.{type(value).__qualname__}"
 
 
 def _old_style(thing: Any) -> tuple[str, dict[str, Any]]:

@@ -187,9 +187,10 @@ class FrameLoading:
     def _check_keys(self, ds: YMap, allowed: frozenset[str] | set[str], what: str) -> bool:
         for key in ds:
             if key not in allowed:
-                self.problem("unknown-keyword", f"'{key}' is not a valid attribute for a {what}"
-                             f"{kw.did_you_mean(str(key), allowed)}", ds.key_spans.get(key, ds.span),
-                             "Check the spelling, or move it where it belongs.")
+                where = ds.key_spans.get(key, ds.span)
+                message = f"'{key}' is not a valid attribute for a {what}"  # ansible's words (chain)
+                self.problem("unknown-keyword", message + kw.did_you_mean(str(key), allowed), where,
+                             "Check the spelling, or move it where it belongs.", chain=((message, where, None),))
                 return False
         return True
 

@@ -110,10 +110,18 @@ class ImportLoading(FrameLoading):
         return path_dwim(ctx.basedir, target)
 
     def _include_target(self, ds: YMap, args: dict[str, Any], action: str) -> str | None:
+        """TaskInclude.check_options: the options an include or import of tasks takes (the others
+        named in the order of ansible's set difference), then its file; its AnsibleParserError
+        worded as ansible-playbook shows it (chain)."""
+        if bad := list(frozenset(args).difference(("file", "_raw_params", "apply"))):
+            message = f"Invalid options for {action}: {','.join(bad)}"
+            self.problem("invalid-task", message, ds.span, chain=((message, ds.span, None),))
+            return None
         raw = args.get("_raw_params", args.get("file"))
         if not isinstance(raw, str) or not raw:
-            self.problem("invalid-task", f"No file specified for {action}", ds.span,
-                         f"Give the file to {action}, e.g. '{action}: setup.yml'.")
+            message = f"No file specified for {action}"
+            self.problem("invalid-task", message, ds.span, f"Give the file to {action}, e.g. '{action}: setup.yml'.",
+                         chain=((message, ds.span, None),))
             return None
         return raw
 
@@ -126,9 +134,10 @@ class ImportLoading(FrameLoading):
                          "'include_tasks' instead.", ds.span)
             return []
         if args.get("apply"):
-            self.problem("invalid-task", f"Invalid options for {action}: apply", ds.span,
+            message = f"Invalid options for {action}: apply"
+            self.problem("invalid-task", message, ds.span,
                          "'apply' only works with include_tasks; tags and when on an import already apply to "
-                         "the imported tasks.")
+                         "the imported tasks.", chain=((message, ds.span, None),))
             return []
         span = ds.value_spans.get(action) if isinstance(ds, YMap) else None
         target = self.render_static(raw, with_vars(ctx.variables, ds.get("vars")), span)

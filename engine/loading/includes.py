@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 _FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
 
 
+_DIR_ARGUMENTS = ("dir", "depth", "files_matching", "ignore_files", "extensions", "ignore_unknown_extensions")
+
 class MissingRole(TemplateFailure):
     """The role an ``include_role`` names is not found: the strategy fails the host when it loads
     the role (``IncludeRole.get_block_list``), with ``reason``, written at ``span`` (the name)."""
@@ -250,6 +252,19 @@ class IncludeLoader:
 
             return combine_vars({name: existing[name] for name in facts if name in existing}, facts, wanted == "merge")
 
+        # the action's own check of its arguments (AnsibleError: "Task failed: " and the message)
+        dirs = files = 0
+        for arg in args:
+            if arg in _DIR_ARGUMENTS:
+                dirs += 1
+            elif arg in ("file", "_raw_params"):
+                files += 1
+            elif arg not in ("name", "hash_behaviour"):
+                return {"failed": True, "changed": False,
+                        "msg": f"Task failed: {arg} is not a valid option in include_vars"}
+        if dirs and files:
+            return {"failed": True, "changed": False, "msg": "Task failed: You are mixing file only "
+                    "and dir only arguments, these are incompatible"}
         if args.get("dir") is not None:
             return self._include_vars_dir(task, args, state, combined)
         target = args.get("_raw_params", args.get("file"))
@@ -285,14 +300,11 @@ class IncludeLoader:
     def _include_vars_dir(self, task: Task, args: dict[str, Any], state: HostState,
                           combined: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
         role_path = task.role.path if task.role is not None else None
-        if any(arg in args for arg in ("file", "_raw_params")):
-            return {"failed": True, "changed": False, "msg": "Task failed: Action failed: You are mixing file only "
-                    "and dir only arguments, these are incompatible"}
         root = root_dir(str(args["dir"]), role_path, task.span.file if task.span is not None else None)
         try:
             error, values, files, origins = read_vars_dir(args, root, role_path, self._vars_file)
         except VarsDirError as exc:
-            return {"failed": True, "changed": False, "msg": f"Task failed: Action failed: {exc}"}
+            return {"failed": True, "changed": False, "msg": f"Task failed: {exc}"}  # raised: AnsibleError
         if error is not None:
             return _failed_include(error, args, files)
         facts = combined({str(args["name"]): values} if args.get("name") else values)

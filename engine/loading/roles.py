@@ -57,7 +57,8 @@ if TYPE_CHECKING:
         def add_module_keys(self, keys: tuple[tuple[str, tuple[str, ...], Span | None, bool], ...]) -> None: ...
 
         def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
-                    exit_code: int = ..., requirement: Requirement | None = None) -> None: ...
+                    exit_code: int = ..., requirement: Requirement | None = None,
+                    chain: tuple[tuple[str, Span | None, str | None], ...] = ()) -> None: ...
 
         def requirement_for(self, kind: str, name: str) -> Requirement | None: ...
 
@@ -220,18 +221,23 @@ class RoleLoader:
         """``import_role`` expands in place; ``include_role`` stays one (dynamic) task."""
         r = self.resolver
         name = args.get("name", args.get("role"))
+        # IncludeRole.load's AnsibleParserError, worded as ansible-playbook shows it (chain)
         if name is None:
-            r.problem("invalid-task", f"'name' is a required field for {action}.", ds.span,
-                      f"Add 'name: <role>' under {action}.")
+            message = f"'name' is a required field for {action}."
+            r.problem("invalid-task", message, ds.span, f"Add 'name: <role>' under {action}.",
+                      chain=((message, ds.span, None),))
             return []
-        bad = sorted(set(args) - kw.INCLUDE_ROLE_ARGS)
+        # the names in the order of ansible's set difference (','.join(list(bad_opts)))
+        bad = list(frozenset(args).difference(kw.INCLUDE_ROLE_ARGS))
         if bad:
-            r.problem("invalid-task", f"Invalid options for {action}: {','.join(bad)}", ds.span)
+            message = f"Invalid options for {action}: {','.join(bad)}"
+            r.problem("invalid-task", message, ds.span, chain=((message, ds.span, None),))
             return []
         static = action in kw.IMPORT_ROLE
         if static and args.get("apply"):
-            r.problem("invalid-task", f"Invalid options for {action}: apply", ds.span,
-                      "'apply' only works with include_role.")
+            message = f"Invalid options for {action}: apply"
+            r.problem("invalid-task", message, ds.span, "'apply' only works with include_role.",
+                      chain=((message, ds.span, None),))
             return []
         if static and ("loop" in ds or any(str(k).startswith("with_") for k in ds)):
             r.problem("invalid-task", "You cannot use loops on 'import_role' statements. You should use "

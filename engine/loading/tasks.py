@@ -136,9 +136,13 @@ class TaskLoading(FrameLoading):
             try:
                 parsed = self._parsed_action(item)
             except ActionError as exc:
-                if not self._misspelt_keywords(item, ctx):
-                    self.problem("invalid-task", str(exc), getattr(item, "span", item_span),
-                                 exc.hint or "Give the task exactly one module, e.g. 'ansible.builtin.debug: msg=hi'.")
+                # ModuleArgsParser's AnsibleParserError, as ansible-playbook shows it (chain); a key
+                # that looks like a misspelt keyword is reported as such besides
+                where = getattr(item, "span", item_span)
+                chain = ((str(exc), where, None),)
+                if not self._misspelt_keywords(item, ctx, chain):
+                    self.problem("invalid-task", str(exc), where, exc.hint or "Give the task exactly one module, "
+                                 "e.g. 'ansible.builtin.debug: msg=hi'.", chain=chain)
                 continue
             action = parsed.action
             # only a module key is looked up while loading, not action:; the removed include is
@@ -168,9 +172,10 @@ class TaskLoading(FrameLoading):
         parsed = known[1]
         return ParsedAction(parsed.action, dict(parsed.args), parsed.key, parsed.delegate_to)
 
-    def _misspelt_keywords(self, ds: Any, ctx: Ctx) -> bool:
+    def _misspelt_keywords(self, ds: Any, ctx: Ctx, chain: tuple[tuple[str, Any, None], ...] = ()) -> bool:
         """Report keys that ansible took for a second module but that look like a misspelt
-        keyword ("conflicting action statements: debug, tag"). True if there were any."""
+        keyword ("conflicting action statements: debug, tag", ansible's ``chain``). True if there
+        were any."""
         allowed = kw.HANDLER_KEYWORDS if ctx.handler else kw.TASK_KEYWORDS
         found = False
         for key in ds:
@@ -181,7 +186,7 @@ class TaskLoading(FrameLoading):
                     self.problem("unknown-keyword",
                                  f"'{key}' is not a valid attribute for a Task; did you mean '{keyword}'?",
                                  getattr(ds, "key_spans", {}).get(key), "ansible-playbook takes it for a second "
-                                 "module and stops with 'conflicting action statements'.")
+                                 "module and stops with 'conflicting action statements'.", chain=chain)
         return found
 
     def task(self, ds: YMap, action: str, args: dict[str, Any], ctx: Ctx) -> Task:

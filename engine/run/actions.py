@@ -176,9 +176,14 @@ class TaskActions:
         if seconds > 0 and action in NO_ASYNC:  # ActionBase.run, before the action does anything
             return {"failed": True, "msg": f"This action ({action}) does not support async."}
         if action in ASYNC_STATUS:
-            return self.jobs.status_action(args, templar.variables.get("ansible_async_dir"))
+            return self.jobs.status_action(args, templar.variables.get("ansible_async_dir"), action)
         if action in SET_FACT:
-            cacheable = bool(truth(args.pop("cacheable", False), templar))
+            from engine.booleans import NotABoolean, boolean
+
+            try:  # the action's boolean(), strict: raised as the task's error
+                cacheable = boolean(args.pop("cacheable", False), strict=True)
+            except NotABoolean as exc:
+                return failed_result(f"Task failed: {exc}")
             facts = {k: untrusted(v) for k, v in args.items() if k != "_raw_params"}  # rendered, not templates
             if not facts:  # every value omitted (``x | default(omit)``): the action has nothing to set
                 return failed_result("No key/value pairs provided, at least one is required for this action to succeed")

@@ -166,17 +166,25 @@ class Jobs:
         censored.append(f"ASYNC {outcome} on {host}: jid=None")
         return {**result, "_ansible_display": lines, CENSORED_DISPLAY: censored}
 
-    def status_action(self, args: Mapping[str, Any], async_dir: Any = None) -> dict[str, Any]:
-        """The ``async_status`` task: its arguments checked, then :meth:`status`."""
+    def status_action(self, args: Mapping[str, Any], async_dir: Any = None,
+                      action: str = "async_status") -> dict[str, Any]:
+        """The ``async_status`` task: its arguments checked (the action's validate_argument_spec,
+        which raises: "Task failed: ..."), then :meth:`status`."""
+        from engine.run.error_block import CONTEXT_KEY
+        from engine.run.modules._args import action_spec_name
+
         unknown = sorted(set(args) - {"jid", "mode", "_raw_params"})
-        if unknown:
-            return _failed(f"Unsupported parameters for (async_status) module: {', '.join(unknown)}. "
-                           "Supported parameters include: jid, mode.")
-        if args.get("jid") in (None, ""):
-            return _failed("missing required arguments: jid")
+        refused = None
         mode = args.get("mode") or "status"
-        if mode not in ("status", "cleanup"):
-            return _failed(f"value of mode must be one of: status, cleanup, got: {mode}")
+        if unknown:
+            refused = (f"Unsupported parameters for ({action_spec_name(action)}) module: {', '.join(unknown)}. "
+                       "Supported parameters include: jid, mode.")
+        elif args.get("jid") in (None, ""):
+            refused = "missing required arguments: jid"
+        elif mode not in ("status", "cleanup"):
+            refused = f"value of mode must be one of: status, cleanup, got: {mode}"
+        if refused is not None:
+            return {**_failed(refused), CONTEXT_KEY: "task"}
         return self.status(str(args["jid"]), str(mode), async_dir)
 
 

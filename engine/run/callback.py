@@ -268,8 +268,10 @@ class Callback:
                     self._print_diffs(item)
                 if isinstance(item, dict):
                     self._module_warnings(item)
-                if isinstance(item, dict) and item.get("failed"):
-                    raw_item = raw_items[index] if index < len(raw_items) else item
+                raw_item = raw_items[index] if index < len(raw_items) else item
+                if isinstance(item, dict) and item.get("failed") and "exception" in raw_item:
+                    # _handle_exception: an item's error shows when its result has one (a label that
+                    # fails to template after the item ran adds none)
                     self._task_error(raw_item, action, task)
                 self._item(item_host, action, item)
             if outcome.status == "failed" and action in DEBUG_ACTIONS and "msg" in result:
@@ -334,7 +336,10 @@ class Callback:
         return wanted and "_ansible_verbose_override" not in result
 
     def _item(self, host: str, action: str, item: dict[str, Any]) -> None:
-        label = CENSORED_ITEM if item.get(NO_LOG) else item.get("_ansible_item_label", item.get("item"))
+        # _get_item_label after _clean_results, which leaves a debug item's msg alone: without a
+        # label (one that failed to template), such an item shows None
+        shown_item = None if action in DEBUG_ACTIONS and "msg" in item else item.get("item")
+        label = CENSORED_ITEM if item.get(NO_LOG) else item.get("_ansible_item_label", shown_item)
         if is_failed(item):  # a skipped result that failed its until, say: failed first, as _run_loop sends it
             self._print(f"failed: [{host}] (item={label}) => {dump(item, action, self.verbosity)}")
         elif item.get("skipped"):

@@ -73,7 +73,8 @@ ACTION_MESSAGES = re.compile(r"^(can not use content with a dir as dest|src \(or
                              r"dest is required|src and content are mutually exclusive)$")
 # an action plugin's own arguments refused by ActionBase.validate_argument_spec (debug's msg and var)
 ARGUMENT_SPEC = re.compile(r"^(parameters are mutually exclusive: |missing required arguments: |"
-                           r"argument '[^']+' is of type \S+ and we were unable to convert to )")
+                           r"argument '[^']+' is of type \S+ and we were unable to convert to |"
+                           r"Unsupported parameters for \(\S+\) module: )")
 TASK_FAILED = "Task failed: "
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import InventoryData, InventoryError
 from engine.loading import keywords as kw
+from engine.run.modules._args import invalid_options
 
 ADD_HOST = kw._family("add_host")
 GROUP_BY = kw._family("group_by")
@@ -136,6 +137,8 @@ def change_inventory(data: InventoryData, action: str, args: Mapping[str, Any], 
         if action in ADD_HOST:
             info = add_host_request(args)
             return {"changed": add_dynamic_host(data, info), "add_host": info}
+        if refused := invalid_options(action, args, frozenset(("key", "parents"))):  # the action's _VALID_ARGS
+            return refused
         result = group_by_request(args)
         result["changed"] = add_dynamic_group(data, host, result)
         return result

@@ -28,13 +28,7 @@ DIRECTORY = Path(__file__).resolve().parent / "scenarios_in_process"
 SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
-KNOWN_DIFFERENT: dict[str, str] = {
-    **{f"heldout23_errors_module_args_wrong_types_choices-{mode}": "copy's action checks only the options it reads "
-       "itself (boolean, not strict): a bad value of a module option (backup: maybe) fails only where the copy "
-       "module runs, with the action's checksum, and is changed in check mode; the engine refuses it up front. "
-       "And an unsupported parameter's message names the module as the task writes it (ansible.builtin.stat)"
-       for mode in ("run", "check")},
-}
+KNOWN_DIFFERENT: dict[str, str] = {}
 
 
 def _params() -> list[object]:

@@ -108,7 +108,31 @@ def test_unknown_argument_names_the_supported_ones(tmp_path: Path) -> None:
 
 def test_bad_boolean_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ModuleError, match="unable to convert to bool"):
-        _run("copy", {"content": "x", "dest": str(tmp_path / "o"), "backup": "maybe"}, tmp_path)
+        _run("lineinfile", {"line": "x", "path": str(tmp_path / "o"), "backup": "maybe"}, tmp_path)
+
+
+def test_copy_modules_option_is_checked_only_where_the_module_runs(tmp_path: Path) -> None:
+    # the copy action reads backup no more than it reads an unknown name: the copy module it
+    # hands a file to refuses it (with the action's checksum), in check mode the action answers
+    args = {"content": "x", "dest": str(tmp_path / "o"), "backup": "maybe"}
+    predicted = _run("copy", args, tmp_path, check=True)
+    assert predicted["changed"] is True and not predicted.get("failed")
+    refused = _run("copy", args, tmp_path)
+    assert refused["failed"] is True and "argument 'backup' is of type str" in refused["msg"]
+    assert refused["checksum"] == "11f6ad8ec52a2984abaafd7c3b516503785c2072"
+    assert not (tmp_path / "o").exists()
+    (tmp_path / "o").write_text("x")  # already right: only the file module runs, which has no backup
+    assert _run("copy", args, tmp_path)["changed"] is False
+    template = {"src": str(tmp_path / "o"), "dest": str(tmp_path / "t"), "unsafe_writes": "perhaps"}
+    assert _run("template", template, tmp_path, check=True)["changed"] is True
+    assert "argument 'unsafe_writes'" in _run("template", template, tmp_path)["msg"]
+
+
+@pytest.mark.parametrize("written", ["stat", "ansible.builtin.stat", "ansible.legacy.stat"])
+def test_unsupported_parameter_names_the_module_as_written(written: str, tmp_path: Path) -> None:
+    # AnsibleModule names itself as the task's action names it
+    with pytest.raises(ModuleError, match=rf"Unsupported parameters for \({written}\) module: follow_links\."):
+        _run(written, {"path": str(tmp_path), "follow_links": True}, tmp_path)
 
 
 def test_ping_crash_fails(tmp_path: Path) -> None:
@@ -176,3 +200,27 @@ def test_an_owner_or_group_this_machine_lacks_is_worded_as_the_module_utils_word
         check_ownership(str(tmp_path / "f"), "no_such_user_x", None)
     with pytest.raises(ModuleError, match="^chgrp failed: failed to look up group no_such_group_x$"):
         check_ownership(str(tmp_path / "f"), None, "no_such_group_x")
+
+
+def test_unarchive_action_checks_before_its_module(tmp_path: Path) -> None:
+    # the action skips for creates and wants an existing dest before the module checks its
+    # arguments (list_files: maybe) or would download a URL
+    (tmp_path / "made").write_text("")
+    args = {"src": "https://example.invalid/a.tgz", "remote_src": True, "dest": str(tmp_path / "d"),
+            "list_files": "maybe"}
+    assert _run("unarchive", {**args, "creates": str(tmp_path / "made")}, tmp_path)["skipped"] is True
+    assert _run("unarchive", args, tmp_path)["msg"] == f"dest '{tmp_path / 'd'}' must be an existing dir"
+    (tmp_path / "d").mkdir()
+    with pytest.raises(ModuleError, match="argument 'list_files' is of type str"):
+        _run("unarchive", args, tmp_path)
+    with pytest.raises(ModuleError, match="does not download"):
+        _run("unarchive", {**args, "list_files": True}, tmp_path)
+
+
+def test_assemble_module_is_named_as_its_action_runs_it(tmp_path: Path) -> None:
+    (tmp_path / "parts").mkdir()
+    with pytest.raises(ModuleError, match=r"Unsupported parameters for \(ansible\.legacy\.assemble\) module: bogus\."):
+        _run("assemble", {"src": str(tmp_path / "parts"), "dest": str(tmp_path / "out"), "bogus": 1}, tmp_path)
+    # remote_src as the action reads it: a word that is not true is false (fragments on the controller)
+    declined = _run("assemble", {"src": "parts", "dest": str(tmp_path / "out"), "remote_src": "maybe"}, tmp_path)
+    assert "remote_src=false" in declined["msg"]

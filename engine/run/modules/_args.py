@@ -15,7 +15,7 @@ _FALSE = {"no", "off", "0", "false", "n", "f", ""}
 
 @dataclass(frozen=True)
 class Arg:
-    type: str = "str"  # str | bool | int | list | path | raw
+    type: str = "str"  # str | bool | int | list | path | raw | int() (Python's int as the type, as pause has it)
     default: Any = None
     required: bool = False
     choices: tuple[Any, ...] | None = None
@@ -59,6 +59,12 @@ def _convert(name: str, value: Any, kind: str) -> Any:
         except NotABoolean as exc:
             raise ModuleError(f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert "
                               f"to bool: {exc}") from None
+    if kind == "int()":  # a spec whose type is the int callable: a float is cut, "1.5" refused by int()
+        try:
+            return int(value)
+        except (TypeError, ValueError) as exc:
+            raise ModuleError(f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert "
+                              f"to int: {exc}") from None
     if kind == "int":  # check_type_int: through a decimal, a decimal part refused
         if isinstance(value, int):
             return value
@@ -90,15 +96,19 @@ def _convert(name: str, value: Any, kind: str) -> Any:
 
 
 def validate(
-    module: str, args: dict[str, Any], spec: dict[str, Arg], mutually_exclusive: tuple[tuple[str, ...], ...] = ()
+    module: str, args: dict[str, Any], spec: dict[str, Arg], mutually_exclusive: tuple[tuple[str, ...], ...] = (),
+    strict: bool = True,
 ) -> dict[str, Any]:
     """``args`` checked against ``spec`` and converted, with defaults filled in and aliases resolved
-    to the canonical name; raise :class:`ModuleError` with ansible's message otherwise."""
+    to the canonical name; raise :class:`ModuleError` with ansible's message otherwise. Not
+    ``strict``: an action plugin's own reading of the arguments of the module it runs, which checks
+    them itself when it runs (copy's and template's ``boolean(value, strict=False)``: a word that is
+    not true is false; the values of other types as given, no choices checked)."""
     names = {alias: name for name, arg in spec.items() for alias in (name, *arg.aliases)}
     refused = unsupported_parameters(module, args, spec)
     if refused:
         raise ModuleError(refused)
-    for group in mutually_exclusive:
+    for group in mutually_exclusive if strict else ():
         given = [name for name in group if args.get(name) is not None]
         if len(given) > 1:
             raise ModuleError(f"parameters are mutually exclusive: {'|'.join(group)}")
@@ -106,12 +116,15 @@ def validate(
     for key, value in args.items():
         params[names[key]] = value
     missing = sorted(name for name, arg in spec.items() if arg.required and params.get(name) is None)
-    if missing:
+    if missing and strict:
         raise ModuleError(f"missing required arguments: {', '.join(missing)}")
     for name, arg in spec.items():
         value = params.get(name)
         if value is None:
             params[name] = arg.default
+            continue
+        if not strict:
+            params[name] = boolean(value) if arg.type == "bool" else _lenient(name, value, arg.type)
             continue
         value = _convert(name, value, arg.type)
         if arg.choices is not None and value not in arg.choices:
@@ -122,6 +135,13 @@ def validate(
         raise ModuleError(f"playbook-ls's engine does not implement {module}'s file attributes "
                           f"({params['attributes']}); run with --engine ansible to use ansible-playbook")
     return params
+
+
+def _lenient(name: str, value: Any, kind: str) -> Any:
+    try:
+        return _convert(name, value, kind)
+    except ModuleError:  # the module refuses it when it runs
+        return value
 
 
 def unsupported_parameters(module: str, names: Iterable[str], spec: dict[str, Arg]) -> str | None:
@@ -169,6 +189,27 @@ def module_args(args: dict[str, Any], spec: dict[str, Arg], params: dict[str, An
     for name in spec:
         shown.setdefault(name, params.get(name))
     return {"module_args": shown}
+
+
+def invalid_options(action: str, args: Iterable[str], valid: frozenset[str]) -> dict[str, Any] | None:
+    """ActionBase.run's check of an action plugin's ``_VALID_ARGS`` (fail, group_by, set_stats),
+    raised before anything else: ``Invalid options for ACTION: a,b``, the action as the task writes
+    it and the names in the order ansible's set difference gives them; None when all are valid."""
+    from engine.run.error_block import CONTEXT_KEY
+
+    bad = frozenset(args).difference(valid)
+    if not bad:
+        return None
+    return {"failed": True, "changed": False, "msg": f"Invalid options for {action}: {','.join(list(bad))}",
+            CONTEXT_KEY: "task"}
+
+
+def action_spec_name(action: str) -> str:
+    """The name ActionBase.validate_argument_spec's messages give an action plugin (debug, assert,
+    pause): its import path when the task names it ansible.builtin.X, else X."""
+    short = action.rsplit(".", 1)[-1]
+    return f"ansible_collections.ansible.builtin.plugins.action.{short}" if action.startswith("ansible.builtin.") \
+        else short
 
 
 def check_mode_unsupported(module: str) -> dict[str, Any]:

@@ -4,15 +4,16 @@ file, apply the mode, and otherwise fall back to the file module's attribute han
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shlex
 import subprocess
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from engine.run.modules import ModuleContext, action_result, module_exception
+from engine.run.modules import ModuleContext, ModuleError, action_result, module_exception
 from engine.run.modules import file as file_module
 from engine.run.modules._args import (
     FILE_COMMON_ARGS,
@@ -20,7 +21,6 @@ from engine.run.modules._args import (
     Arg,
     boolean,
     module_args,
-    unsupported_parameters,
     validate,
 )
 from engine.run.modules._files import (
@@ -201,14 +201,26 @@ def known_arguments(args: Mapping[str, Any], spec: dict[str, Arg]) -> dict[str, 
 
 
 def refused_arguments(args: Mapping[str, Any], action_only: Iterable[str] = ()) -> str | None:
-    """The copy module's refusal of the task's arguments it does not know, or None: the copy
-    action (and the template action, its own options ``action_only`` left out) hands them on
-    with the file it copies, and the module refuses them when it runs, for a file to write, not
-    for one already right (the file module gets only its own) nor in check mode (the action
-    answers); :func:`put` returns it then as the module's failure."""
+    """The copy module's refusal of the task's arguments, or None: a name it does not know or a
+    value of the wrong type (``backup: maybe``). The copy action (and the template action, its own
+    options ``action_only`` left out) reads only a few of them itself, leniently, and hands the
+    others on with the file it copies (``src``, ``dest`` and ``follow`` its own); the module
+    checks them when it runs, for a file to write, not for one already right (the file module
+    gets only its own) nor in check mode (the action answers); :func:`put` returns it then as
+    the module's failure."""
     left_out = {"content", "decrypt", *action_only}
-    return unsupported_parameters("ansible.legacy.copy", [name for name in args if name not in left_out],
-                                  COPY_MODULE_SPEC)
+    module_params = {name: value for name, value in args.items() if name not in left_out and name != "attributes"}
+    module_params.update(src="", dest=str(args.get("dest") or "."), follow=False)
+    return module_refusal(module_params)
+
+
+def module_refusal(module_params: Mapping[str, Any]) -> str | None:
+    """The copy module's refusal of the arguments it is given, or None."""
+    try:
+        validate("ansible.legacy.copy", dict(module_params), COPY_MODULE_SPEC)
+    except ModuleError as exc:
+        return str(exc)
+    return None
 
 
 def put(
@@ -249,10 +261,11 @@ def put(
     writes = (link and not follow) or not os.path.isfile(dest_file) or checksum(dest_file) != new_checksum
     directory = os.path.dirname(dest_file) or "."
     shown = header or (dest_file if is_content else after_header)  # the diff's "after"
-    if writes and not ctx.check_mode and params.get("refused"):
-        # the copy module the action hands a file to refuses what it does not know before anything
+    if writes and not ctx.check_mode and (failure := _module_refusal(params, action_args, new_checksum)):
+        # the copy module the action hands a file to refuses its arguments, or the file it was sent
+        # when the task gives another checksum, before anything
         diff = [content_diff(dest_file, data, shown, ctx.no_log)] if ctx.diff else []
-        return {"changed": False, "checksum": new_checksum, "diff": diff, "failed": True, "msg": params["refused"]}
+        return {"changed": False, "checksum": new_checksum, "diff": diff, "failed": True, **failure}
     # the copy module fails on a missing directory (it creates one for 'dest/' only) before it
     # sets any owner or group
     if writes and not ctx.check_mode and not os.path.isdir(directory) and not dest.endswith("/"):
@@ -300,7 +313,8 @@ def put(
             module_dest = target if os.sep in target else f".{os.sep}{target}"
             return {**path_facts({"changed": False, "failed": True, "msg": missing, "path": module_dest}),
                     "checksum": new_checksum}
-        set_mode(target, params["mode"], False, None)
+        with _action_checksum(new_checksum):
+            set_mode(target, params["mode"], False, None)
         result.update(dest=target, src=module_params["src"], md5sum=hashlib.md5(data).hexdigest(),
                       checksum=new_checksum, changed=True)
         if backup_file is not None:
@@ -314,7 +328,8 @@ def put(
     file_args.pop("src", None)
     if preserved:
         file_args["mode"] = preserved
-    attributes = file_module.run(file_args, ctx)
+    with _action_checksum(new_checksum):
+        attributes = file_module.run(file_args, ctx, action="ansible.legacy.file")
     if not ctx.diff:
         attributes.pop("diff", None)
     result.update(attributes)
@@ -322,6 +337,31 @@ def put(
     if "path" in result:
         result.setdefault("dest", result["path"])
     return result
+
+
+def _module_refusal(params: Mapping[str, Any], action_args: Mapping[str, Any] | None,
+                    new_checksum: str) -> dict[str, Any] | None:
+    """The copy module's failure before it writes: its arguments refused (``params["refused"]``),
+    or a ``checksum`` the task gives that the file it was sent does not have."""
+    if params.get("refused"):
+        return {"msg": params["refused"]}
+    expected = (action_args if action_args is not None else params).get("checksum")
+    if expected and expected != new_checksum:
+        return {"msg": "Copied file does not match the expected checksum. Transfer failed.",
+                "expected_checksum": expected}
+    return None
+
+
+@contextlib.contextmanager
+def _action_checksum(new_checksum: str) -> Iterator[None]:
+    """A module the copy action ran that fails (a mode it cannot set): the action adds its checksum."""
+    try:
+        yield
+    except ModuleError as exc:
+        result = dict(exc.result or {})
+        if not result.get("checksum"):
+            result["checksum"] = new_checksum
+        raise ModuleError(str(exc), result) from None
 
 
 def make_directories(directory: str, mode: Any) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.run.modules import ModuleContext
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
-from engine.run.modules._content import run_validate
+from engine.run.modules._content import known_arguments, run_validate
 from engine.run.modules._files import backup, check_ownership, file_attributes, path_facts, write_atomically
 
 SPEC = {
@@ -68,14 +68,18 @@ def _validation(command: str, data: bytes, dest: str) -> dict[str, Any]:
     return {"rc": done.returncode, "stdout": done.stdout, "stderr": done.stderr}
 
 
+_MODULE_NAME = "ansible.legacy.assemble"  # the module the action runs, which its messages name
+
+
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if args.get("src") is None or args.get("dest") is None:  # the action's own check
         return {"changed": False, "failed": True, "msg": "src and dest are required"}
     args = {key: value for key, value in args.items() if key != "decrypt"}  # the action pops it
-    params = validate("assemble", args, SPEC)
-    if not params["remote_src"]:
+    # the action reads remote_src itself (boolean, not strict); the module checks every argument
+    if not validate(_MODULE_NAME, known_arguments(args, SPEC), SPEC, strict=False)["remote_src"]:
         return {"changed": False, "failed": True, "msg": "playbook-ls's engine does not implement 'assemble: "
                 "remote_src=false' (fragments on the controller); run with --engine ansible"}
+    params = validate(_MODULE_NAME, args, SPEC)
     src, dest = params["src"], params["dest"]
     result: dict[str, Any] = {"src": src, "dest": dest}
     if not os.path.exists(src):

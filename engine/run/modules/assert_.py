@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import Arg, action_spec_name, validate
 from engine.templating.errors import TemplateFailure
 from engine.values import type_name_of
 
@@ -26,8 +26,11 @@ def _str_or_list_of_str(name: str, value: Any) -> None:
     )
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("assert", args, SPEC)
+NAMED = True  # validate_argument_spec's messages name the action plugin as the task's name loads it
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "assert") -> dict[str, Any]:
+    params = validate(action_spec_name(action), args, SPEC)
     for name in ("fail_msg", "success_msg"):
         _str_or_list_of_str(name, params[name])
     that = params["that"]

@@ -53,8 +53,11 @@ def _insert_index(lines: list[bytes], original: bytes | None, after: str | None,
     return index + 1 if after is not None else index
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("blockinfile", args, SPEC, mutually_exclusive=(("insertbefore", "insertafter"),))
+NAMED = True  # its argument messages name the module as the task wrote it (AnsibleModule's _name)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "blockinfile") -> dict[str, Any]:
+    params = validate(action, args, SPEC, mutually_exclusive=(("insertbefore", "insertafter"),))
     invocation = module_args(args, SPEC, params)
     return {**_blockinfile(params, ctx), "invocation": invocation}
 

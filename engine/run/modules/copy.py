@@ -13,7 +13,7 @@ from engine.run.modules import ModuleContext, ModuleError, action_result, before
 from engine.run.modules import _remote_tree as remote_tree
 from engine.run.modules import file as file_module
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
-from engine.run.modules._content import ensure_invocation, known_arguments, put, refused_arguments
+from engine.run.modules._content import ensure_invocation, known_arguments, module_refusal, put, refused_arguments
 from engine.run.modules._copy_walk import SourceTree, walk_dirs
 from engine.run.modules._files import remote_stat_failure
 from engine.run.modules._sources import decryptable, find_source
@@ -83,7 +83,7 @@ def _copy_links(tree: SourceTree, dest: str, params: dict[str, Any], ctx: Module
         args.update(path=os.path.join(dest, relative), src=target, state="link", force=True)
         if tree.directories:
             args["follow"] = False
-        results.append(file_module.run(args, ctx))
+        results.append(file_module.run(args, ctx, action="ansible.legacy.file"))
         if results[-1].get("failed"):
             break
     return results
@@ -111,8 +111,8 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
     single = None  # a tree of one file: the action's result is that file's (its diff too)
     for relative in directories:
         result = file_module.run(
-            {"path": os.path.join(dest, relative), "state": "directory", "mode": params["directory_mode"]}, ctx
-        )
+            {"path": os.path.join(dest, relative), "state": "directory", "mode": params["directory_mode"]}, ctx,
+            action="ansible.legacy.file")
         if result.get("failed"):
             return result
         changed = changed or result["changed"]
@@ -181,7 +181,7 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
     if error:
         return before_module({"failed": True, "msg": error})
     refused = refused_arguments(args)
-    params = validate("copy", known_arguments(args, SPEC), SPEC) | {"refused": refused}
+    params = validate("copy", known_arguments(args, SPEC), SPEC, strict=False) | {"refused": refused}
     error = _argument_error(params)
     if error:
         return before_module({"failed": True, "msg": error})
@@ -198,7 +198,7 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
         return action_result({"dest": dest, "src": _content_file(), "changed": False}) if result is None else result
     src = params["src"]
     if params["remote_src"]:  # the copy module itself looks at the source, and says so
-        if refused:
+        if refused := module_refusal({name: value for name, value in args.items() if name != "attributes"}):
             return {"changed": False, "failed": True, "msg": refused}
         if not os.path.exists(src):
             return {"changed": False, "failed": True, "msg": f"Source {src} not found"}

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from engine.run.modules import ModuleContext
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import Arg, action_spec_name, validate
 
 SPEC = {"msg": Arg(type="raw", default="Hello world!"), "var": Arg(), "verbosity": Arg(type="int", default=0)}
 
@@ -229,7 +229,10 @@ def _undefined_message(exc: Exception) -> str:
     return text
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+NAMED = True  # validate_argument_spec's messages name the action plugin as the task's name loads it
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "debug") -> dict[str, Any]:
     var = args.get("var")
     if var is not None and not isinstance(var, str):  # "{{ x }}" templated to a value: no name
         from engine.run.error_block import CONTEXT_KEY
@@ -239,7 +242,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         return {"failed": True, CONTEXT_KEY: "task",
                 "msg": f"argument 'var' is of type {native_type_name(var)} and we were unable to convert to "
                        f"_check_type_str_no_conversion: '{var!r}' is not a string and conversion is not allowed"}
-    params = validate("debug", args, SPEC, mutually_exclusive=(("msg", "var"),))
+    params = validate(action_spec_name(action), args, SPEC, mutually_exclusive=(("msg", "var"),))
     # the action's keys in its order: its own, then failed; the executor adds changed last
     if params["verbosity"] > int(ctx.task_vars.get("ansible_verbosity", 0) or 0):
         return {"skipped_reason": "Verbosity threshold not met.", "skipped": True, "failed": False}

@@ -74,7 +74,8 @@ def _fetch(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         if not fail_on_missing:
             return {"file": source, "changed": False, "msg": missing}
         # the action returns slurp's failure (fail_json: no "changed") with its own message
-        failure = {key: value for key, value in slurp.run({"src": source}, ctx).items() if key != "changed"}
+        slurped = slurp.run({"src": source}, ctx, action="ansible.legacy.slurp")
+        failure = {key: value for key, value in slurped.items() if key != "changed"}
         return {**failure, "invocation": {"module_args": {"src": source}}, "msg": missing}
     if flat:
         if os.path.isdir(dest) and not dest.endswith(os.sep):

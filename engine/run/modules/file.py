@@ -350,8 +350,11 @@ def _hard_link_times(result: dict[str, Any], path: str, params: dict[str, Any], 
     return result
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("file", args, SPEC)
+NAMED = True  # its argument messages name the module as the task wrote it (AnsibleModule's _name)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "file") -> dict[str, Any]:
+    params = validate(action, args, SPEC)
     if params["state"] not in ("link", "absent") and os.path.isdir(params["path"]):
         # a file put into a directory: the module's path names it there (copy's _original_basename)
         basename = params["_original_basename"] or (os.path.basename(params["src"]) if params["src"] else None)

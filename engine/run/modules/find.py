@@ -154,8 +154,11 @@ def _selected(params: dict[str, Any], name: str, path: str, info: os.stat_result
     return kind != "any" or not stat.S_ISREG(info.st_mode) or _size_matches(info, size)
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("find", args, SPEC)
+NAMED = True  # its argument messages name the module as the task wrote it (AnsibleModule's _name)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "find") -> dict[str, Any]:
+    params = validate(action, args, SPEC)
     if params["mode"] and not isinstance(params["mode"], str):
         return {"changed": False, "failed": True, "msg": "argument 'mode' is not a string and conversion is not "
                 f"allowed, value is of type {type(params['mode']).__name__}"}

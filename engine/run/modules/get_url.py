@@ -118,8 +118,11 @@ def _wanted_checksum(params: dict[str, Any], url: str, dest: str, result: dict[s
     return algorithm, value
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("get_url", args, SPEC)
+NAMED = True  # its argument messages name the module as the task wrote it (AnsibleModule's _name)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "get_url") -> dict[str, Any]:
+    params = validate(action, args, SPEC)
     refuse_unsupported(params)
     url, dest = params["url"], params["dest"]
     result: dict[str, Any] = {"changed": False, "checksum_dest": None, "checksum_src": None, "dest": dest,

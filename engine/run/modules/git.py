@@ -200,8 +200,11 @@ def _unfrack(path: str | None) -> str | None:
     return os.path.normpath(os.path.realpath(os.path.expanduser(os.path.expandvars(path))))
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("git", args, SPEC, mutually_exclusive=(("separate_git_dir", "bare"),
+NAMED = True  # its argument messages name the module as the task wrote it (AnsibleModule's _name)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "git") -> dict[str, Any]:
+    params = validate(action, args, SPEC, mutually_exclusive=(("separate_git_dir", "bare"),
                                                             ("accept_hostkey", "accept_newhostkey")))
     given = [name for name in _UNSUPPORTED if params[name] not in (None, False, [], "")]
     if given:

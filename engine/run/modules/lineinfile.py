@@ -168,8 +168,11 @@ def _finish(
     return {"changed": changed, "msg": msg, "backup": backup_file, "diff": [diff, attribute_diff], **extra}
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("lineinfile", args, SPEC, mutually_exclusive=_EXCLUSIVE)
+NAMED = True  # its argument messages name the module as the task wrote it (AnsibleModule's _name)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "lineinfile") -> dict[str, Any]:
+    params = validate(action, args, SPEC, mutually_exclusive=_EXCLUSIVE)
     invocation = module_args(args, SPEC, params)  # before the module works on its params
     return {**_lineinfile(params, ctx), "invocation": invocation}
 

@@ -10,19 +10,22 @@ import time
 from typing import Any
 
 from engine.run.modules import ModuleContext
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import Arg, action_spec_name, validate
 
 BYPASS_HOST_LOOP = True
 SPEC = {
     "echo": Arg(type="bool", default=True),
-    "minutes": Arg(type="int"),
-    "seconds": Arg(type="int"),
+    "minutes": Arg(type="int()"),  # the action's {'type': int}: floats allowed, cut
+    "seconds": Arg(type="int()"),
     "prompt": Arg(),
 }
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("pause", args, SPEC, mutually_exclusive=(("minutes", "seconds"),))
+NAMED = True  # validate_argument_spec's messages name the action plugin as the task's name loads it
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "pause") -> dict[str, Any]:
+    params = validate(action_spec_name(action), args, SPEC, mutually_exclusive=(("minutes", "seconds"),))
     result: dict[str, Any] = {"changed": False, "rc": 0, "stderr": "", "stdout": "", "start": None, "stop": None,
                               "delta": None, "echo": params["echo"]}
     unit, seconds = "minutes", None

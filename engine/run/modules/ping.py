@@ -10,8 +10,11 @@ from engine.run.modules._args import Arg, validate
 SPEC = {"data": Arg(default="pong")}
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("ping", args, SPEC)
+NAMED = True  # its argument messages name the module as the task wrote it (AnsibleModule's _name)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "ping") -> dict[str, Any]:
+    params = validate(action, args, SPEC)
     if params["data"] == "crash":
         raise ModuleError("boom")  # ansible's module raises Exception("boom")
     return {"changed": False, "ping": params["data"]}

@@ -10,9 +10,7 @@ from engine.run.modules._shell import low_level_execute
 
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    unknown = sorted(set(args) - {"_raw_params", "executable"})
-    if unknown:
-        raise ModuleError(f"Invalid options for raw: {', '.join(unknown)}")
+    # the action reads _raw_params and executable and ignores any other argument (no _VALID_ARGS)
     result: dict[str, Any] = {}
     if ctx.environment:
         result["warnings"] = ["raw module does not support the environment keyword"]

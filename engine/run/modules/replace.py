@@ -26,8 +26,11 @@ SPEC = {
 }
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("replace", args, SPEC)
+NAMED = True  # its argument messages name the module as the task wrote it (AnsibleModule's _name)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "replace") -> dict[str, Any]:
+    params = validate(action, args, SPEC)
     invocation = module_args(args, SPEC, params)
     return {**_replace(params, ctx), "invocation": invocation}
 

@@ -11,7 +11,7 @@ import tempfile
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError, action_skip
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import Arg, action_spec_name, validate
 from engine.run.modules._shell import basedir, low_level_execute
 from engine.run.modules._sources import find_source
 
@@ -22,16 +22,19 @@ SPEC = {
     "removes": Arg(),
     "chdir": Arg(),
     "executable": Arg(),
-    "decrypt": Arg(type="bool", default=True),
 }
+"""The action's validate_argument_spec (decrypt is not in it: a script task cannot give it)."""
 
 
 def _skip(msg: str) -> dict[str, Any]:
     return action_skip(msg)
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("script", args, SPEC, mutually_exclusive=(("_raw_params", "cmd"),))
+NAMED = True  # validate_argument_spec's messages name the action plugin as the task's name loads it
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "script") -> dict[str, Any]:
+    params = validate(action_spec_name(action), args, SPEC, mutually_exclusive=(("_raw_params", "cmd"),))
     if params["_raw_params"] is None and params["cmd"] is None:
         raise ModuleError("one of the following is required: _raw_params, cmd")
     here = basedir(ctx)
@@ -48,7 +51,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if not parts:
         raise ModuleError("script needs the path of a script")
     try:
-        source = find_source(parts[0], "files", ctx.search_paths, decrypt=params["decrypt"])
+        source = find_source(parts[0], "files", ctx.search_paths, decrypt=True)
     except ModuleError as exc:
         return {"changed": False, "failed": True, "msg": str(exc)}
     if ctx.check_mode:

@@ -13,16 +13,18 @@ from typing import Any
 
 from engine.booleans import boolean
 from engine.run.modules import ModuleContext
+from engine.run.modules._args import invalid_options
 
-_VALID = ("aggregate", "data", "per_host")
+_VALID = frozenset(("aggregate", "data", "per_host"))
+NAMED = True  # its refusal of other options names the action as the task writes it
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "set_stats") -> dict[str, Any]:
     from engine.loading.frames import VARIABLE_NAME_HELP, invalid_variable_name
-    from engine.run.error_block import CONTEXT_KEY, ERROR_KEY, Event
+    from engine.run.error_block import ERROR_KEY, Event
 
-    if bad := [key for key in args if key not in _VALID]:
-        return {"failed": True, "msg": f"Invalid options for set_stats: {','.join(bad)}", CONTEXT_KEY: "task"}
+    if refused := invalid_options(action, args, _VALID):
+        return refused
     stats: dict[str, Any] = {"data": {}, "per_host": False, "aggregate": True}
     data = args.get("data", {})
     if not isinstance(data, Mapping):

@@ -12,8 +12,11 @@ from engine.run.modules._args import Arg, validate
 SPEC = {"src": Arg(type="path", required=True, aliases=("path",))}
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    source = validate("slurp", args, SPEC)["src"]
+NAMED = True  # its argument messages name the module as the task wrote it (AnsibleModule's _name)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "slurp") -> dict[str, Any]:
+    source = validate(action, args, SPEC)["src"]
     try:
         with open(source, "rb") as handle:
             data = base64.b64encode(handle.read()).decode("ascii")

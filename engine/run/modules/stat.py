@@ -139,8 +139,11 @@ def _mime(path: str) -> tuple[str, str]:
     return "unknown", "unknown"
 
 
-def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
-    params = validate("stat", args, SPEC)
+NAMED = True  # its argument messages name the module as the task wrote it (AnsibleModule's _name)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext, action: str = "stat") -> dict[str, Any]:
+    params = validate(action, args, SPEC)
     invocation = module_args(args, SPEC, params)  # before the module works on its params
     return {**_stat(params), "invocation": invocation}
 

@@ -23,7 +23,7 @@ NAMED = True
 
 
 def run(args: dict[str, Any], ctx: ModuleContext, action: str = "tempfile") -> dict[str, Any]:
-    params = validate("tempfile", args, SPEC)
+    params = validate(action, args, SPEC)
     if ctx.check_mode:
         return check_mode_unsupported(action)
     prefix, suffix = params["prefix"], params["suffix"]

@@ -76,6 +76,10 @@ def template_searchpath(source: str, ctx: ModuleContext) -> tuple[str, ...]:
     return tuple(p for base in paths for p in (os.path.join(base, "templates"), base))
 
 
+_ESCAPED = {"\\n": "\n", "\\r": "\r", "\\r\\n": "\r\n"}
+"""newline_sequence written escaped, which the template action turns into the sequence itself."""
+
+
 def _action_error(args: dict[str, Any]) -> str | None:
     """The template action's own check of its arguments, before its module sees any (raised)."""
     if args.get("state") is not None:
@@ -83,7 +87,7 @@ def _action_error(args: dict[str, Any]) -> str | None:
     if args.get("src") is None or args.get("dest") is None:
         return "src and dest are required"
     sequence = args.get("newline_sequence", "\n")
-    if {"\\n": "\n", "\\r": "\r", "\\r\\n": "\r\n"}.get(sequence, sequence) not in ("\n", "\r", "\r\n"):
+    if _ESCAPED.get(sequence, sequence) not in ("\n", "\r", "\r\n"):
         return "newline_sequence needs to be one of: \n, \r or \r\n"
     return None
 
@@ -93,7 +97,8 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if error is not None:
         return before_module({"changed": False, "failed": True, "msg": error})
     refused = refused_arguments(args, _TEMPLATE_ONLY)
-    params = validate("template", known_arguments(args, SPEC), SPEC)
+    params = validate("template", known_arguments(args, SPEC), SPEC, strict=False)
+    params["newline_sequence"] = _ESCAPED.get(params["newline_sequence"], params["newline_sequence"])
     params["refused"] = refused
     try:
         source = find_source(params["src"], "templates", ctx.search_paths)

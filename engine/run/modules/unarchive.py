@@ -16,7 +16,8 @@ import subprocess
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError, action_result, action_skip
-from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, boolean, validate
+from engine.run.modules._content import known_arguments
 from engine.run.modules._files import check_ownership, path_facts, set_mode
 from engine.run.modules._sources import find_source
 from engine.run.modules._zip import ZipHandler, pick_zip
@@ -140,41 +141,45 @@ def _pick(src: str, dest: str, params: dict[str, Any], check_mode: bool,
                    "installed.\n" + "\n".join(dict.fromkeys(reasons))}
 
 
-NAMED = True
+_MODULE_NAME = "ansible.legacy.unarchive"  # the module the action runs, which its messages name
 
 
-def run(args: dict[str, Any], ctx: ModuleContext, action: str = "unarchive") -> dict[str, Any]:
+def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     args = dict(args)
     if "copy" in args:  # the action plugin's old name for remote_src
         if "remote_src" in args:
             return {"changed": False, "failed": True,
                     "msg": "parameters are mutually exclusive: ('copy', 'remote_src')"}
-        args["remote_src"] = not validate("unarchive", {"copy": args.pop("copy")}, {"copy": SPEC["copy"]})["copy"]
+        args["remote_src"] = not boolean(args.pop("copy"))  # the action's boolean(strict=False)
     if args.get("src") is None or args.get("dest") is None:
         return {"changed": False, "failed": True, "msg": "src (or content) and dest are required"}
-    params = validate("unarchive", args, SPEC, mutually_exclusive=(("include", "exclude"),))
-    src, dest = params["src"], params["dest"]
-    if params["creates"] and os.path.exists(params["creates"]):
-        return action_skip(f"skipped, since {params['creates']} exists")
-    if not params["remote_src"]:
+    # the action reads src, dest, remote_src, creates and decrypt itself (its booleans leniently);
+    # the module it runs checks every argument, once the archive and dest are found
+    own = validate(_MODULE_NAME, known_arguments(args, SPEC), SPEC, strict=False)
+    src, dest = own["src"], own["dest"]
+    if own["creates"] and os.path.exists(own["creates"]):
+        return action_skip(f"skipped, since {own['creates']} exists")
+    if not own["remote_src"]:
         if "://" in src:
             return {"changed": False, "failed": True,
                     "msg": f"Unsupported option, an URI src ({src}) is only supported when remote_src is True"}
-        src = find_source(src, "files", ctx.search_paths, uncaught=True, decrypt=params["decrypt"])
-    elif "://" in src:
-        raise ModuleError("playbook-ls's engine does not download an unarchive src; "
-                          "run with --engine ansible to use ansible-playbook")
+        src = find_source(src, "files", ctx.search_paths, uncaught=True, decrypt=own["decrypt"])
     if not os.path.isdir(dest):
         return action_result({"changed": False, "failed": True, "msg": f"dest '{dest}' must be an existing dir"})
+    module_args = {name: value for name, value in args.items() if name != "decrypt"}
+    params = validate(_MODULE_NAME, {**module_args, "src": src}, SPEC, mutually_exclusive=(("include", "exclude"),))
+    if params["remote_src"] and "://" in src:  # the module would download it now
+        raise ModuleError("playbook-ls's engine does not download an unarchive src; "
+                          "run with --engine ansible to use ansible-playbook")
     check_ownership(dest, params["owner"], params["group"])
-    result = _module(src, dest, params, ctx, action)
+    result = _module(src, dest, params, ctx)
     if not os.path.isabs(dest):  # the module's first words
         result["warnings"] = [f"Relative destination path '{dest}' was resolved to absolute path "
                               f"'{os.path.abspath(dest)}'.", *result.get("warnings", [])]
     return result
 
 
-def _module(src: str, dest: str, params: dict[str, Any], ctx: ModuleContext, action: str) -> dict[str, Any]:
+def _module(src: str, dest: str, params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     """What ansible's unarchive module does once the action found the archive and ``dest``."""
     if not os.path.exists(src):
         return {"changed": False, "failed": True, "msg": f"Source '{src}' does not exist"}
@@ -183,7 +188,7 @@ def _module(src: str, dest: str, params: dict[str, Any], ctx: ModuleContext, act
     src = os.path.abspath(src)
     if os.path.getsize(src) == 0:
         return {"changed": False, "failed": True, "msg": f"Invalid archive '{src}', the file is 0 bytes"}
-    handler = _pick(src, os.path.abspath(dest), params, ctx.check_mode, f"ansible.legacy.{action.rsplit('.', 1)[-1]}")
+    handler = _pick(src, os.path.abspath(dest), params, ctx.check_mode, _MODULE_NAME)
     if isinstance(handler, dict):
         return handler
     result: dict[str, Any] = {"handler": handler.name, "dest": dest, "src": src}

@@ -85,7 +85,7 @@ def _file_match(path: str, regexp: re.Pattern[bytes] | None) -> re.Match[bytes] 
 
 
 def run(args: dict[str, Any], ctx: ModuleContext, action: str = "wait_for") -> dict[str, Any]:
-    params = validate("wait_for", args, SPEC)
+    params = validate(action, args, SPEC)
     if ctx.check_mode:
         return check_mode_unsupported(action)
     host, port, path, state = params["host"], params["port"], params["path"], params["state"]
