@@ -4,26 +4,12 @@ repositories) runs on demand: python bench/claims.py."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from bench_loader import load_bench
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _load(name: str):  # noqa: ANN202 - a module
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
-
-
-sys.path.insert(0, str(BENCH))
-claims = _load("claims")
+claims = load_bench("claims", siblings=True)
 
 
 def test_first_error_reads_message_and_origin(tmp_path: Path) -> None:

@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
-_BENCH = Path(__file__).resolve().parents[2] / "bench"
-sys.path.insert(0, str(_BENCH))  # the harness imports realworld as a sibling module
-_SPEC = importlib.util.spec_from_file_location("inventory_realworld", _BENCH / "inventory_realworld.py")
-assert _SPEC and _SPEC.loader
-harness = importlib.util.module_from_spec(_SPEC)
-sys.modules["inventory_realworld"] = harness
-_SPEC.loader.exec_module(harness)
+from bench_loader import load_bench
+
+harness = load_bench("inventory_realworld", siblings=True)  # it imports realworld
 
 
 def test_sources_found_by_name_content_and_configuration(tmp_path: Path) -> None:

@@ -3,19 +3,14 @@ the run's usage counted by the time the kernel's SIGXCPU ended it."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
 import sys
 from pathlib import Path
 
-_BENCH = Path(__file__).resolve().parents[2] / "bench"
-sys.path.insert(0, str(_BENCH))  # the harness imports list_tasks as a sibling module
-_SPEC = importlib.util.spec_from_file_location("plan_vs_listing", _BENCH / "plan_vs_listing.py")
-assert _SPEC and _SPEC.loader
-harness = importlib.util.module_from_spec(_SPEC)
-sys.modules["plan_vs_listing"] = harness
-_SPEC.loader.exec_module(harness)
+from bench_loader import load_bench
+
+harness = load_bench("plan_vs_listing", siblings=True)  # it imports list_tasks
 
 
 def test_a_run_the_cpu_limit_stopped_is_over_the_limit(tmp_path: Path) -> None:

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from bench_loader import load_bench
 
-_SPEC = importlib.util.spec_from_file_location(
-    "realworld", Path(__file__).resolve().parents[2] / "bench" / "realworld.py"
-)
-assert _SPEC and _SPEC.loader
-realworld = importlib.util.module_from_spec(_SPEC)
-sys.modules["realworld"] = realworld  # dataclasses look their module up while the class is made
-_SPEC.loader.exec_module(realworld)
+realworld = load_bench("realworld", siblings=True)  # it imports list_tasks
 
 Mode, Outcome = realworld.Mode, realworld.Outcome
 TASKS, TAGS = realworld.PLAIN_MODES

@@ -3,26 +3,13 @@ limit is stopped and counted as all wrong, and the projects after it are still m
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from bench_loader import load_bench
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _load(name: str):  # noqa: ANN202 - a module
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-values_heldout = _load("values_heldout")
+values_heldout = load_bench("values_heldout")
 
 
 def _project(root: Path, name: str) -> Path:
