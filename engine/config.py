@@ -44,12 +44,12 @@ def _unquote(value: str) -> str:
     return value
 
 
-def _split_unquoted(value: str) -> list[str]:
+def split_unquoted(value: str) -> list[str]:
     """ansible's ``list`` config type as ``ensure_type`` reads it: each item stripped and unquoted."""
     return [_unquote(item.strip()) for item in value.split(",")]
 
 
-def _resolve_path(value: str, relative_to: str) -> str:
+def resolve_path(value: str, relative_to: str) -> str:
     """ansible's ``resolve_path`` (``unfrackpath`` without following links)."""
     value = os.path.expanduser(os.path.expandvars(value.replace("{{CWD}}", os.getcwd())))
     return os.path.normpath(os.path.join(relative_to, value))
@@ -174,7 +174,7 @@ class _SettingReader:
         plugin option's entries, the last found winning), else the last ini key present."""
         for env in reversed(envs[1:]):
             if env in os.environ:
-                return _split_unquoted(os.environ[env])
+                return split_unquoted(os.environ[env])
         return self.list(default, envs[0], *ini)
 
     def boolean(self, default: bool, env: str, *ini: tuple[str, str]) -> bool:
@@ -183,7 +183,7 @@ class _SettingReader:
 
     def list(self, default: list[str], env: str, *ini: tuple[str, str]) -> list[str]:
         value, _ = self.raw(env, *ini)
-        return list(default) if value is None else _split_unquoted(value)
+        return list(default) if value is None else split_unquoted(value)
 
     def choice(self, default: str, choices: tuple[str, ...], name: str, env: str, *ini: tuple[str, str]) -> str:
         """A setting with ``choices``: a value outside them is ansible's start-up error (kept in
@@ -200,7 +200,7 @@ class _SettingReader:
         settings = InventorySettings()
         sources, relative_to = self.raw("ANSIBLE_INVENTORY", ("defaults", "inventory"))
         if sources:  # pathlist: every item is a path, even in "a,b," (ansible resolves host lists too)
-            settings.sources = [_resolve_path(item.strip(), relative_to) for item in sources.split(",")]
+            settings.sources = [resolve_path(item.strip(), relative_to) for item in sources.split(",")]
         settings.enabled_plugins = self.list(settings.enabled_plugins, "ANSIBLE_INVENTORY_ENABLED",
                                              ("inventory", "enable_plugins"))
         settings.unparsed_is_failed = self.boolean(False, "ANSIBLE_INVENTORY_UNPARSED_FAILED",
@@ -221,7 +221,7 @@ class _SettingReader:
         settings.localhost_warning = self.boolean(True, "ANSIBLE_LOCALHOST_WARNING", ("defaults", "localhost_warning"))
         playbook_dir, relative_to = self.raw("ANSIBLE_PLAYBOOK_DIR", ("defaults", "playbook_dir"))
         if playbook_dir:
-            settings.playbook_dir = _resolve_path(playbook_dir, relative_to)
+            settings.playbook_dir = resolve_path(playbook_dir, relative_to)
         settings.export = self.boolean(False, "ANSIBLE_INVENTORY_EXPORT", ("inventory", "export"))
         settings.hash_behaviour = self.choice("replace", HASH_BEHAVIOUR_CHOICES, "DEFAULT_HASH_BEHAVIOUR",
                                               "ANSIBLE_HASH_BEHAVIOUR", ("defaults", "hash_behaviour"))
@@ -448,6 +448,22 @@ def config_value(env: str | None, section: str, key: str) -> str | None:
         return None
     parser = _parsed_config(path, info.st_mtime_ns, info.st_size)
     return parser.get(section, key) if parser is not None and parser.has_option(section, key) else None
+
+
+def config_path(env: str, section: str, key: str, cwd: str | None = None) -> str | None:
+    """A ``path`` setting as ansible resolves it (``resolve_path``): from the environment relative
+    to the working directory, from the config file (unquoted) relative to the file's directory;
+    None when it is unset or empty."""
+    cwd = cwd or os.getcwd()
+    if env in os.environ:
+        value, relative_to = os.environ[env], cwd
+    else:
+        found = config_value(None, section, key)
+        value = None if found is None else _unquote(found.strip())
+        relative_to = os.path.dirname(find_config_file(cwd) or cwd)
+    if not value or not value.strip():
+        return None
+    return resolve_path(value.strip(), relative_to)
 
 
 @lru_cache(maxsize=16)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import files
-from engine.config import config_value, named_setting
+from engine.config import config_path, config_value, named_setting, resolve_path, split_unquoted
 
 HEADER = "$ANSIBLE_VAULT;"
 NO_SECRETS = "Attempting to decrypt but no vault secrets found."
@@ -97,14 +97,13 @@ def password_file_error(cwd: str | None = None) -> str | None:
         return None
     identities = config_value("ANSIBLE_VAULT_IDENTITY_LIST", "defaults", "vault_identity_list")
     # ansible's order: the settings' identities, the command line's, its password files, the setting's
-    values = [*(entry.strip().strip("'\"").split("@", 1)[-1] for entry in (identities or "").split(",")),
-              *(entry.split("@", 1)[-1] for entry in _command_line.ids), *_command_line.files]
+    values = [*(entry.split("@", 1)[-1] for entry in [*split_unquoted(identities or ""), *_command_line.ids]),
+              *_command_line.files]
     if any(value in ("prompt", "prompt_ask_vault_pass") for value in values):
         return None
     # each unfracked from the working directory when read (get_file_vault_secret)
-    candidates = [os.path.normpath(os.path.join(cwd, os.path.expanduser(os.path.expandvars(value))))
-                  for value in values if value]
-    password_file = _password_file_setting(cwd)
+    candidates = [resolve_path(value, cwd) for value in values if value]
+    password_file = config_path("ANSIBLE_VAULT_PASSWORD_FILE", "defaults", "vault_password_file", cwd)
     if password_file:
         candidates.append(password_file)
     error = None
@@ -117,19 +116,3 @@ def password_file_error(cwd: str | None = None) -> str | None:
             return None  # ansible reads it (or runs it): whether it gives a secret is the run's
     return error and f"{error}: create it, or correct vault_password_file / vault_identity_list (ansible.cfg, " \
         "or ANSIBLE_VAULT_PASSWORD_FILE / ANSIBLE_VAULT_IDENTITY_LIST), as ansible-playbook stops there too"
-
-
-def _password_file_setting(cwd: str) -> str | None:
-    """``vault_password_file`` as ansible's ``path`` setting resolves it: from the environment relative
-    to the working directory, from ansible.cfg relative to the file's directory."""
-    import os
-
-    from engine.config import find_config_file
-
-    env = os.environ.get("ANSIBLE_VAULT_PASSWORD_FILE")
-    value, relative_to = (env, cwd) if env is not None else (
-        config_value(None, "defaults", "vault_password_file"), os.path.dirname(find_config_file(cwd) or cwd))
-    if not value or not value.strip("'\" "):
-        return None
-    value = os.path.expanduser(os.path.expandvars(value.strip().strip("'\"")))
-    return os.path.normpath(os.path.join(relative_to, value))
