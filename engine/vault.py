@@ -37,6 +37,14 @@ def given_on_command_line(ids: Iterable[str] = (), password_files: Iterable[str]
     _command_line = _CommandLine(tuple(ids), tuple(password_files), ask)
 
 
+def command_line_arguments() -> list[str]:
+    """The vault options of the command line as ansible-playbook takes them, in its order (its
+    identities, then its password files, then the prompt), for a run handed to it."""
+    return [*(word for value in _command_line.ids for word in ("--vault-id", value)),
+            *(word for value in _command_line.files for word in ("--vault-password-file", value)),
+            *(["--ask-vault-pass"] if _command_line.ask else [])]
+
+
 def configured_secrets() -> str | None:
     """The option or setting that gives ansible vault secrets (or has it ask for a password), named
     with its value; None when none does."""
@@ -86,7 +94,8 @@ def password_file_error(cwd: str | None = None) -> str | None:
     """The error ansible's command line stops with before it reads anything when none of the vault
     password files its settings name can be used (``CLI.setup_vault_secrets``): each is looked at,
     never read, and a password script is never run. None where one exists, or where a prompt or
-    ``ask_vault_pass`` gives a secret (the run asks for it)."""
+    ``ask_vault_pass`` gives a secret (the run asks for it). A file that is not a script and is
+    empty gives none, which its size tells."""
     import os
 
     from engine.booleans import boolean
@@ -109,10 +118,21 @@ def password_file_error(cwd: str | None = None) -> str | None:
     error = None
     for path in candidates:
         if not os.path.exists(path):
-            error = f"The vault password file {path} was not found"
+            error = f"The vault password file {path} was not found: create it"
         elif os.path.isdir(path):
-            error = f"The vault password file provided '{path}' can not be a directory"
+            error = f"The vault password file provided '{path}' can not be a directory: name a file"
+        elif not _is_script(path) and os.path.getsize(path) == 0:
+            error = f"Invalid vault password was provided from file ({path}): write the password in it"
         else:
             return None  # ansible reads it (or runs it): whether it gives a secret is the run's
-    return error and f"{error}: create it, or correct vault_password_file / vault_identity_list (ansible.cfg, " \
-        "or ANSIBLE_VAULT_PASSWORD_FILE / ANSIBLE_VAULT_IDENTITY_LIST), as ansible-playbook stops there too"
+    return error and f"{error}, or correct the command line's vault options or vault_password_file / " \
+        "vault_identity_list (ansible.cfg, or ANSIBLE_VAULT_PASSWORD_FILE / ANSIBLE_VAULT_IDENTITY_LIST), as " \
+        "ansible-playbook stops there too"
+
+
+def _is_script(path: str) -> bool:
+    """ansible's ``is_executable``: any execute bit, which makes a password file a script it runs."""
+    import os
+    import stat
+
+    return bool(os.stat(path).st_mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH))

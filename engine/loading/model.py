@@ -36,8 +36,9 @@ class Problem:
     marks a problem ansible meets templating a play's own fields (``post_validate``), which it
     does only once it has loaded every play of the playbook. ``chain``, when set, is the error
     ansible-playbook prints for it, link by link: (message, where, help text) from the outermost
-    error to its cause, as ``engine.run.error_block`` formats such a chain; a link without a place
-    may end with the value ansible shows below ``Origin: <unknown>`` (what carries no origin).
+    error to its cause, as ``engine.run.error_block`` formats such a chain; the place is a span, a
+    file without a position (``Origin: FILE``) or None, and a link without a place may end with the
+    value ansible shows below ``Origin: <unknown>`` (what carries no origin).
     ``warnings`` are what ansible-playbook warns as it meets the problem, printed before its error.
     """
 
@@ -46,7 +47,7 @@ class Problem:
 
     def __init__(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
                  exit_code: int = 4, requirement: Any = None, after_load: bool = False,
-                 chain: tuple[tuple[str, Span | None, str | None] | tuple[str, None, str | None, str], ...] = (),
+                 chain: tuple[tuple[str, Span | str | None, str | None] | tuple[str, None, str | None, str], ...] = (),
                  warnings: tuple[str, ...] = ()) -> None:
         self.code, self.message, self.span, self.hint = code, message, span, hint
         self.fatal, self.exit_code, self.requirement = fatal, exit_code, requirement
@@ -56,8 +57,8 @@ class Problem:
         return f"Problem({self.code!r}, {str(self)!r})"
 
     def __str__(self) -> str:
-        where = self.span.human() if self.span else "<unknown>"
-        text = f"{where}: {self.message}"
+        # a problem of no place in a file (a setting, a command-line option) names what it is about
+        text = f"{self.span.human()}: {self.message}" if self.span else self.message
         return join_sentences(text, self.hint)
 
 

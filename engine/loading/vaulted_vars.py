@@ -52,18 +52,28 @@ def vaulted_problem(play: Play, known: Collection[str]) -> Problem | None:
     path, span = play.vaulted_vars_files[0]
     secrets = configured_secrets()
     if secrets is None:
+        # ansible's chain: the play's error, caused by the vault's, whose origin is the file itself
         return Problem("vault-no-secrets", f"Invalid vars_files file {path!r}.", span, _SECRETS_HINT,
-                       exit_code=EXIT_ERROR, after_load=True, chain=((NO_SECRETS, None, None),))
-    read = sorted(name for name in play.load_reads if name not in known)
-    if not read:
+                       exit_code=EXIT_ERROR, after_load=True,
+                       chain=((f"Invalid vars_files file {path!r}.", None, None), (NO_SECRETS, path, None)))
+    read = reads_it_may_set(play, known)
+    if read is None:
         return None
-    shown = ", ".join(read[:5]) + (", ..." if len(read) > 5 else "")
     return Problem("vault-encrypted-reads",
-                   f"the play reads {shown} while loading, which the vault-encrypted vars file {path} may "
+                   f"the play reads {read} while loading, which the vault-encrypted vars file {path} may "
                    f"set: ansible decrypts it with the vault secrets {secrets} gives it; playbook-ls never decrypts, "
                    "so only ansible-playbook knows this play's hosts, name, tags and imports",
                    span, "Use ansible-playbook for this playbook, or pass the values those templates need with -e.",
                    exit_code=EXIT_ERROR, after_load=True)
+
+
+def reads_it_may_set(play: Play, known: Collection[str]) -> str | None:
+    """The names (shown as a list) ``play``'s load-time templates read that its vault-encrypted vars
+    files may set, which only a run that decrypts them knows; None when they read none."""
+    read = sorted(name for name in play.load_reads if name not in known) if play.vaulted_vars_files else []
+    if not read:
+        return None
+    return ", ".join(read[:5]) + (", ..." if len(read) > 5 else "")
 
 
 def _within(problem: Problem, play: Play) -> bool:

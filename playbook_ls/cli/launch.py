@@ -246,6 +246,7 @@ def build_plan(launch: Launch, cache: Any, run_inventory_code: bool = False) -> 
     from engine.flow.tags import Selection, selected_tasks
     from engine.launch.prompting import LaunchProblem, option_vars
     from engine.loading.resolve import Resolver
+    from engine.loading.vaulted_vars import LOAD_TIME_MAGIC, reads_it_may_set
     from playbook_ls.rules.base import display_path, profile_playbook
 
     path = display_path(profile_playbook(launch.profile) or "")
@@ -267,11 +268,24 @@ def build_plan(launch: Launch, cache: Any, run_inventory_code: bool = False) -> 
     targets = HostTargets.load(option_vars(launch, os.getcwd())["ansible_inventory_sources"], config.inventory,
                                run_inventory_code, launch.extra_vars)
     plan.inventory_notes = list(targets.notes)
+    known = {*launch.extra_vars, *LOAD_TIME_MAGIC}
     for index, play in enumerate(book.plays):
         hosts, note = targets.select(play.hosts, launch.limit)
+        if play.vaulted_vars_files:
+            plan.inventory_notes.append(_vaulted_note(index + 1, display_path(play.vaulted_vars_files[0][0])))
+            if (read := reads_it_may_set(play, known)) is not None:  # what loading gave it is a guess
+                hosts, note = None, f"the play reads {read} while loading, which that file may set"
         plan.plays.append(PlayPlan(index + 1, play.name, list(play.hosts), hosts, note,
                                    selected_tasks(play, selection), play))
     return plan
+
+
+def _vaulted_note(index: int, path: str) -> str:
+    """A play's vault-encrypted vars file: what a job does with it depends on the credentials its
+    job template gives it, which a profile does not hold."""
+    return (f"play #{index} reads the vault-encrypted vars file {path}: the job decrypts it with a vault credential "
+            "of its job template (or the project's vault_password_file), and stops there without one; playbook-ls "
+            "never decrypts")
 
 
 class HostTargets:

@@ -17,6 +17,7 @@ from playbook_ls.cli.options import (
     HelpFormatter,
     add_run_inventory_code,
     add_selection_options,
+    add_vault_options,
 )
 
 EXIT_ERROR = 1
@@ -44,6 +45,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-C", "--check", action="store_true", help="check mode: change nothing")
     parser.add_argument("-D", "--diff", action="store_true", help="show the differences modules make")
     add_selection_options(parser)
+    add_vault_options(parser)  # the bundled engine never decrypts: with any, --engine auto hands the run over
     parser.add_argument("--profile", metavar="NAME", help="a launch profile; the other flags override it")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml with the profiles")
     parser.add_argument("--dry", action="store_true",

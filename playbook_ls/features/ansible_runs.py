@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.run.local import LOCAL_CONNECTIONS, LOCAL_NAMES, is_local
+from engine.vault import command_line_arguments
 
 ENGINES = ("auto", "bundled", "ansible")
 MARKER = "\x1e"  # what the callback plugin's event lines start with
@@ -61,7 +62,7 @@ def ansible_command(options: Any, executable: str) -> list[str]:
         command.append("--force-handlers")
     if getattr(options, "start_at_task", None):
         command += ["--start-at-task", options.start_at_task]
-    return command
+    return command + command_line_arguments()  # the secrets the command line gives ansible-playbook
 
 
 def remote_hosts(plan: Any) -> list[str]:

@@ -127,3 +127,44 @@ def test_start_at_task_matching_gathering_facts_is_handed_to_ansible_playbook(tm
     auto = subprocess.run([*argv, "--engine", "auto"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert auto.returncode == 0 and "running with ansible-playbook: " in auto.stderr
     assert "TASK [Gathering Facts]" in auto.stdout and "TASK [first]" in auto.stdout
+
+
+ENCRYPTED_VARS = """$ANSIBLE_VAULT;1.1;AES256
+37303863613839386638396230376532633739626535333564643533326234363930623363623562
+6230346461393662386639386464356464663930393231320a663938313837313661356165656363
+65653565393135343765366166383234633465376233666364643034363061326665353133353462
+3565333437633538360a323037653933353931623237656437313132323031386538646562613134
+37346665663361316530616234356133306262313165653865366361376163363833
+"""  # db_password: hunter2, encrypted with the password "pw"
+
+
+def test_run_takes_the_vault_options_declines_them_bundled_and_gives_them_to_ansible_playbook(
+        tmp_path: Path) -> None:
+    """``run`` takes ansible-playbook's vault options: the bundled engine never decrypts, so it
+    declines before the run and names the option; ``--engine auto`` hands the run over with them."""
+    from engine.vault import given_on_command_line
+
+    (tmp_path / "secrets.yml").write_text(ENCRYPTED_VARS)
+    (tmp_path / "pw.txt").write_text("pw\n")
+    (tmp_path / "site.yml").write_text("- hosts: localhost\n  gather_facts: false\n  vars_files: [secrets.yml]\n"
+                                       "  tasks:\n    - debug: {msg: '{{ db_password | length }}'}\n")
+    (tmp_path / "hosts.ini").write_text("localhost ansible_connection=local\n")
+    argv = [sys.executable, "-m", "playbook_ls", "run", "site.yml", "-i", "hosts.ini",
+            "--vault-password-file", "pw.txt"]
+    bundled = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert bundled.returncode == 1 and "TASK [" not in bundled.stdout
+    assert "the command line's --vault-password-file pw.txt, which gives ansible vault secrets" in bundled.stderr
+    options = SimpleNamespace(playbook="site.yml", inventory=[], check=False, diff=False, tags=[], skip_tags=[],
+                              limit=None, extra_vars={}, verbosity=0)
+    given_on_command_line(["dev@prompt"], ["pw.txt"], ask=True)
+    try:
+        assert ansible_command(options, "ansible-playbook")[2:] == [
+            "--vault-id", "dev@prompt", "--vault-password-file", "pw.txt", "--ask-vault-pass"]
+    finally:
+        given_on_command_line()
+    assert ansible_command(options, "ansible-playbook") == ["ansible-playbook", "site.yml"]
+    if find_ansible_playbook() is None:
+        return
+    auto = subprocess.run([*argv, "--engine", "auto"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert auto.returncode == 0 and "running with ansible-playbook: " in auto.stderr
+    assert '"msg": 7' in auto.stdout  # decrypted by ansible-playbook: hunter2 has 7 characters

@@ -181,3 +181,22 @@ def test_every_launch_request_field_has_a_flag(repo: Path, capsys: pytest.Captur
     assert code == 2 and "'jobtype' is not a launch field; did you mean 'job_type'?" in err
     code, _, err = run(repo, capsys, "nightly", "--set", "job_type")
     assert code == 2 and "--set 'job_type': expected FIELD=VALUE" in err
+
+
+@pytest.mark.parametrize(("hosts", "guessed"), [("web", False), ("'{{ target_group | default(\"web\") }}'", True)])
+def test_a_vault_encrypted_vars_file_is_the_jobs_to_read_and_what_loading_read_of_it_is_not_shown(
+        repo: Path, capsys: pytest.CaptureFixture[str], hosts: str, guessed: bool) -> None:
+    """A job reads a play's vault-encrypted vars file with its template's vault credential, which a
+    profile does not hold: the plan says so, and a play whose hosts were templated from names the
+    file may set shows no hosts (never the guess loading made without the file)."""
+    (repo / "secrets.yml").write_text("$ANSIBLE_VAULT;1.1;AES256\n6162\n")
+    (repo / "site.yml").write_text(f"- hosts: {hosts}\n  vars_files: [secrets.yml]\n  tasks:\n    - debug: msg=x\n")
+    code, out, err = run(repo, capsys, "nightly", "--limit", "web1", "--job-type", "run", "-e", "token=x")
+    assert code == 0, err
+    assert "note: play #1 reads the vault-encrypted vars file secrets.yml: the job decrypts it with a vault " \
+           "credential of its job template" in out
+    if guessed:
+        assert "(the play reads target_group while loading, which that file may set)" in out
+        assert "hosts (1)" not in out
+    else:
+        assert "hosts (1): web1" in out

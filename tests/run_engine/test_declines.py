@@ -398,7 +398,7 @@ def test_a_host_whose_python_does_not_start_is_declined(tmp_path: Path, monkeypa
                          f"fine ansible_connection=local ansible_python_interpreter={sys.executable}\n")
     problems = _declined(tmp_path, "    - command: echo hi\n", inventory=str(inventory))
     assert [p for p in problems if "does not start" in p] == [
-        f"<unknown>: playbook-ls's engine does not implement 'modules run with {broken}, which does not start "
+        f"playbook-ls's engine does not implement 'modules run with {broken}, which does not start "
         f"(the Python of host '{host}')'. Run with --engine ansible to use ansible-playbook."
         for host in ("set", "found")]
     assert not [p for p in _declined(tmp_path, "    - debug: {msg: hi}\n", inventory=str(inventory))

@@ -153,6 +153,9 @@ def test_with_secrets_the_listing_declines_where_a_load_time_template_reads_what
     ("[defaults]\nvault_identity_list = dev@missing.txt, prod@prompt\n", {}, None),  # the run asks
     ("[defaults]\nvault_identity_list = dev@missing.txt\nvault_password_file = present.txt\n", {}, None),
     ("", {"ANSIBLE_VAULT_PASSWORD_FILE": "nowhere.txt"}, "The vault password file {dir}/nowhere.txt was not found"),
+    ("[defaults]\nvault_password_file = empty.txt\n", {},
+     "Invalid vault password was provided from file ({dir}/empty.txt)"),  # known from its size
+    ("[defaults]\nvault_password_file = empty-script.sh\n", {}, None),  # a script: what it prints is the run's
 ])
 def test_a_vault_password_file_none_of_which_exists_stops_every_command_first(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -163,6 +166,9 @@ def test_a_vault_password_file_none_of_which_exists_stops_every_command_first(
     (tmp_path / "ansible.cfg").write_text(config)
     (tmp_path / "secrets").mkdir()
     (tmp_path / "present.txt").write_text("not read\n")
+    (tmp_path / "empty.txt").write_text("")
+    (tmp_path / "empty-script.sh").write_text("")
+    (tmp_path / "empty-script.sh").chmod(0o755)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     _project(tmp_path, "- hosts: web\n  gather_facts: false\n  tasks:\n    - debug: msg=x\n", {})
