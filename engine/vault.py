@@ -98,9 +98,37 @@ def password_file_error(cwd: str | None = None) -> str | None:
     empty gives none, which its size tells."""
     import os
 
+    candidates = _password_files(cwd or os.getcwd())
+    if candidates is None:
+        return None
+    error = None
+    for path in candidates:
+        if not os.path.exists(path):
+            error = f"The vault password file {path} was not found: create it"
+        elif os.path.isdir(path):
+            error = f"The vault password file provided '{path}' can not be a directory: name a file"
+        elif not _is_script(path) and os.path.getsize(path) == 0:
+            error = f"Invalid vault password was provided from file ({path}): write the password in it"
+        else:
+            return None  # ansible reads it (or runs it): whether it gives a secret is the run's
+    return error and f"{error}, or correct the command line's vault options or vault_password_file / " \
+        "vault_identity_list (ansible.cfg, or ANSIBLE_VAULT_PASSWORD_FILE / ANSIBLE_VAULT_IDENTITY_LIST), as " \
+        "ansible-playbook stops there too"
+
+
+def password_scripts(cwd: str | None = None) -> list[str]:
+    """The vault password files ansible runs as scripts before it reads anything (any execute
+    bit): whether they give a secret, so whether ansible goes on, is the run's to know."""
+    import os
+
+    return [path for path in _password_files(cwd or os.getcwd()) or [] if os.path.isfile(path) and _is_script(path)]
+
+
+def _password_files(cwd: str) -> list[str] | None:
+    """The vault password files ansible's command line loads, in its order, resolved from ``cwd``;
+    None where a prompt gives a secret (``--ask-vault-pass``, ``ask_vault_pass``, ``ID@prompt``)."""
     from engine.booleans import boolean
 
-    cwd = cwd or os.getcwd()
     asks = config_value("ANSIBLE_ASK_VAULT_PASS", "defaults", "ask_vault_pass")
     if _command_line.ask or asks is not None and boolean(asks, strict=False):
         return None
@@ -115,19 +143,7 @@ def password_file_error(cwd: str | None = None) -> str | None:
     password_file = config_path("ANSIBLE_VAULT_PASSWORD_FILE", "defaults", "vault_password_file", cwd)
     if password_file:
         candidates.append(password_file)
-    error = None
-    for path in candidates:
-        if not os.path.exists(path):
-            error = f"The vault password file {path} was not found: create it"
-        elif os.path.isdir(path):
-            error = f"The vault password file provided '{path}' can not be a directory: name a file"
-        elif not _is_script(path) and os.path.getsize(path) == 0:
-            error = f"Invalid vault password was provided from file ({path}): write the password in it"
-        else:
-            return None  # ansible reads it (or runs it): whether it gives a secret is the run's
-    return error and f"{error}, or correct the command line's vault options or vault_password_file / " \
-        "vault_identity_list (ansible.cfg, or ANSIBLE_VAULT_PASSWORD_FILE / ANSIBLE_VAULT_IDENTITY_LIST), as " \
-        "ansible-playbook stops there too"
+    return candidates
 
 
 def _is_script(path: str) -> bool:

@@ -222,3 +222,26 @@ def test_an_encrypted_group_file_of_a_group_a_source_not_run_may_fill_gives_no_n
     host = inventory.data.get_host("w1")
     assert isinstance(host, Host)
     assert set(_group_files(inventory, host, inventory.unrun)) == {"db_port"}
+
+
+def test_a_vault_password_script_is_never_run_and_the_listing_says_the_run_decides_whether_it_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ansible-playbook runs a vault password script (an executable password file, or a vault
+    identity client such as a keyring script) before it reads anything, and stops if no source gives
+    a secret. playbook-ls never runs it: the listing is ansible's when the script gives one, and a
+    note says that this is the run's to know. A plain password file gets no note."""
+    marker = tmp_path / "script-ran"
+    script = tmp_path / "misc" / "vault-client.sh"
+    script.parent.mkdir()
+    script.write_text(f"#!/bin/sh\ntouch {marker}\necho secret\n")
+    script.chmod(0o755)
+    (tmp_path / "plain.txt").write_text("not read\n")
+    _project(tmp_path, "- hosts: web\n  gather_facts: false\n  tasks:\n    - debug: msg=x\n", {})
+    (tmp_path / "ansible.cfg").write_text("[defaults]\nvault_identity_list = default@misc/vault-client.sh\n")
+    assert main(["list-tasks", "-i", "hosts.ini", "site.yml"]) == 0
+    captured = capsys.readouterr()
+    assert "play #1 (web)" in captured.out and not marker.exists()
+    assert f"ansible-playbook first runs the vault password script {script}" in captured.err
+    (tmp_path / "ansible.cfg").write_text("[defaults]\nvault_password_file = plain.txt\n")
+    assert main(["list-tasks", "-i", "hosts.ini", "site.yml"]) == 0
+    assert "vault password script" not in capsys.readouterr().err
