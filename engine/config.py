@@ -450,10 +450,11 @@ def config_value(env: str | None, section: str, key: str) -> str | None:
     return parser.get(section, key) if parser is not None and parser.has_option(section, key) else None
 
 
-def config_path(env: str, section: str, key: str, cwd: str | None = None) -> str | None:
+def config_path(env: str, section: str, key: str, cwd: str | None = None, empty_is_unset: bool = True) -> str | None:
     """A ``path`` setting as ansible resolves it (``resolve_path``): from the environment relative
     to the working directory, from the config file (unquoted) relative to the file's directory;
-    None when it is unset or empty."""
+    None when it is unset, or empty unless ``empty_is_unset`` is false (ansible then resolves it
+    to that directory)."""
     cwd = cwd or os.getcwd()
     if env in os.environ:
         value, relative_to = os.environ[env], cwd
@@ -461,7 +462,7 @@ def config_path(env: str, section: str, key: str, cwd: str | None = None) -> str
         found = config_value(None, section, key)
         value = None if found is None else _unquote(found.strip())
         relative_to = os.path.dirname(find_config_file(cwd) or cwd)
-    if not value or not value.strip():
+    if value is None or empty_is_unset and not value.strip():
         return None
     return resolve_path(value.strip(), relative_to)
 

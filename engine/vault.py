@@ -134,13 +134,14 @@ def _password_files(cwd: str) -> list[str] | None:
         return None
     identities = config_value("ANSIBLE_VAULT_IDENTITY_LIST", "defaults", "vault_identity_list")
     # ansible's order: the settings' identities, the command line's, its password files, the setting's
-    values = [*(entry.split("@", 1)[-1] for entry in [*split_unquoted(identities or ""), *_command_line.ids]),
-              *_command_line.files]
+    listed = split_unquoted(identities) if identities is not None else []  # set empty, it lists ""
+    values = [*(entry.split("@", 1)[-1] for entry in [*listed, *_command_line.ids]), *_command_line.files]
     if any(value in ("prompt", "prompt_ask_vault_pass") for value in values):
         return None
-    # each unfracked from the working directory when read (get_file_vault_secret)
-    candidates = [resolve_path(value, cwd) for value in values if value]
-    password_file = config_path("ANSIBLE_VAULT_PASSWORD_FILE", "defaults", "vault_password_file", cwd)
+    # each unfracked from the working directory when read (get_file_vault_secret): "" is that directory
+    candidates = [resolve_path(value, cwd) for value in values]
+    password_file = config_path("ANSIBLE_VAULT_PASSWORD_FILE", "defaults", "vault_password_file", cwd,
+                                empty_is_unset=False)
     if password_file:
         candidates.append(password_file)
     return candidates

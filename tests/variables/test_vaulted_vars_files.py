@@ -156,6 +156,10 @@ def test_with_secrets_the_listing_declines_where_a_load_time_template_reads_what
     ("[defaults]\nvault_password_file = empty.txt\n", {},
      "Invalid vault password was provided from file ({dir}/empty.txt)"),  # known from its size
     ("[defaults]\nvault_password_file = empty-script.sh\n", {}, None),  # a script: what it prints is the run's
+    # set but empty, each names its directory (ansible's list of one "", its path resolved)
+    ("[defaults]\nvault_identity_list =\n", {}, "The vault password file provided '{dir}' can not be a directory"),
+    ("", {"ANSIBLE_VAULT_PASSWORD_FILE": ""}, "The vault password file provided '{dir}' can not be a directory"),
+    ("", {"ANSIBLE_VAULT_IDENTITY_LIST": "present.txt,"}, None),  # one of them gives a secret
 ])
 def test_a_vault_password_file_none_of_which_exists_stops_every_command_first(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
