@@ -103,12 +103,15 @@ class RepositoryLookups(PureLookups):
     (``file``, ``template``, ``fileglob``, ``ini``, ``csvfile``). A candidate inside ``roots`` (the playbook's directory,
     the role's and the task file's: the repository playbook-ls reads) is looked up; one outside
     them (an absolute path, ``~``, a ``..`` that leaves them) is the controller's at run time, and
-    so is the lookup's value when the search reaches it."""
+    so is the lookup's value when the search reaches it. ``repository`` (the directory of the
+    playbook given to ansible-playbook) is inside too: a playbook imported from a subdirectory
+    reads ``../templates/`` of the project as the run does."""
 
     basedir: str = ""
     search_paths: list[str] = field(default_factory=list)
     in_role: bool = False
     action: str = ""
+    repository: str = ""
 
     def resolve(self, name: str) -> LookupFunction:
         from engine.templating.data_file_lookups import lookup_csvfile, lookup_ini
@@ -130,7 +133,7 @@ class RepositoryLookups(PureLookups):
     def _inside(self, path: str) -> None:
         from engine.templating.errors import RunTimeOnly
 
-        roots = [os.path.realpath(root) for root in [self.basedir, *self.search_paths] if root]
+        roots = [os.path.realpath(root) for root in [self.repository, self.basedir, *self.search_paths] if root]
         # a link is followed to where it leads: the repository's only if that is inside it too
         for place in (unfrack(path), os.path.realpath(path)):
             if not any(os.path.commonpath([place, root]) == root for root in roots):
@@ -182,10 +185,11 @@ class RepositoryLookups(PureLookups):
 
 
 def repository_lookups(role_path: str | None, task_file: str | None, basedir: str,
-                       action: str = "") -> RepositoryLookups:
-    """The static lookups of a task in ``role_path`` (or none) written in ``task_file``."""
+                       action: str = "", repository: str = "") -> RepositoryLookups:
+    """The static lookups of a task in ``role_path`` (or none) written in ``task_file``, of a run of
+    the playbook in the directory ``repository``."""
     return RepositoryLookups(basedir=basedir, search_paths=search_paths(role_path, task_file),
-                             in_role=bool(role_path), action=action)
+                             in_role=bool(role_path), action=action, repository=repository)
 
 
 class _TemplateVars(Mapping[str, Any]):

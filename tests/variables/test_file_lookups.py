@@ -1,7 +1,8 @@
 """The ``file``, ``template`` and ``fileglob`` lookups of the repository's own files, read before
 the run by the task's search path (engine.templating.file_lookups.RepositoryLookups), recorded from
 ansible-playbook: a role's files before the playbook's, a template over the task's variables, the
-files a fileglob finds (their order the file system's, so the run's). ``loki_promtail`` is a
+files a fileglob finds (their order the file system's, so the run's), ini and csvfile values, and a
+playbook imported from a subdirectory reading the project's files through ``..``. ``loki_promtail`` is a
 project of the values22 held-out set."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from var_values import measure, plan_against_recording
 HERE = Path(__file__).resolve().parent / "file_lookups"
 
 
-@pytest.mark.parametrize("name", ["loki_promtail", "role_files", "data_files"])
+@pytest.mark.parametrize("name", ["loki_promtail", "role_files", "data_files", "imported_subdir"])
 def test_values(name: str) -> None:
     compared, wrong = measure(HERE / name, as_written=True)
     assert compared > 0
@@ -22,7 +23,7 @@ def test_values(name: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "inventory"), [("loki_promtail", "hosts.ini"), ("role_files", "inventory.ini"),
-                                                   ("data_files", "inventory.ini")])
+                                                   ("data_files", "inventory.ini"), ("imported_subdir", "hosts.ini")])
 def test_plan(name: str, inventory: str, monkeypatch: pytest.MonkeyPatch) -> None:
     result = plan_against_recording(HERE / name, inventory, monkeypatch)
     assert result.wrong == []
