@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from engine.templating.data_file_lookups import lookup_csvfile, lookup_ini
 from engine.run.template_vars import template_vars
 from engine.run.url_lookup import lookup_url
+from engine.templating.data_file_lookups import lookup_csvfile, lookup_ini
 from engine.templating.errors import TemplateFailure
 from engine.templating.file_lookups import lookup_file, lookup_fileglob, lookup_template
 from engine.templating.file_search import lookup_first_found, search_paths

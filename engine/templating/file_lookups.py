@@ -100,8 +100,9 @@ def lookup_fileglob(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
 class RepositoryLookups(PureLookups):
     """Static templating's lookups for one task: those that read nothing, ``first_found``, which
     only asks whether files exist, and those that read a file of the repository and run nothing
-    (``file``, ``template``, ``fileglob``, ``ini``, ``csvfile``). A candidate inside ``roots`` (the playbook's directory,
-    the role's and the task file's: the repository playbook-ls reads) is looked up; one outside
+    (``file``, ``template``, ``fileglob``, ``ini``, ``csvfile``). A candidate inside ``roots`` (the
+    playbook's directory, the role's and the task file's: the repository playbook-ls reads) is
+    looked up; one outside
     them (an absolute path, ``~``, a ``..`` that leaves them) is the controller's at run time, and
     so is the lookup's value when the search reaches it. ``repository`` (the directory of the
     playbook given to ansible-playbook) is inside too: a playbook imported from a subdirectory
