@@ -422,10 +422,15 @@ class _SourceReader:
         self._templated(source, name, config)
 
     def _templated(self, source: str, name: str, config: dict[str, Any]) -> None:
-        """The single place ``constructed`` and ``generator`` are applied from: their templates run
-        only when the caller allows dynamic sources."""
-        if not self.dynamic:
-            self._not_run(source, f"dynamic inventory: {source} not run", name, config)
+        """The single place ``constructed`` and ``generator`` are applied from: where no code may
+        run, only when their templates need none (engine.inventory.templated_sources)."""
+        from engine.config import AnsibleConfig
+        from engine.inventory import templated_sources
+
+        caching = AnsibleConfig.load().fact_caching
+        why = None if self.dynamic else templated_sources.refusal(name, config, bool(self.not_run), caching)
+        if why is not None:
+            self._not_run(source, f"dynamic inventory: {source} not run: {why}", name, config)
             return
         if name == "generator":
             from engine.inventory.generator import parse_generator
@@ -435,7 +440,8 @@ class _SourceReader:
         from engine.inventory.constructed import parse_constructed
 
         parse_constructed(self.data, source, config, self.inventory.vars_files,
-                          self.plugin_extra_vars if self.plugin_extra_vars is not None else self.inventory.extra_vars)
+                          self.plugin_extra_vars if self.plugin_extra_vars is not None else self.inventory.extra_vars,
+                          templated_sources.cached_facts() if caching in templated_sources.JSONFILE_CACHES else None)
 
     def _toml(self, source: str) -> None:
         from engine.inventory.toml_source import parse_toml_inventory
