@@ -23,8 +23,7 @@ from collections import defaultdict
 from collections.abc import MutableSequence
 from typing import Any
 
-from engine.templating.file_lookups import missing_file
-from engine.templating.file_search import find_file
+from engine.templating.file_search import find_file, missing_file
 from engine.templating.pure_lookups import Call, LookupFailure, _bool_option, _integer, _options
 
 # option -> default, in the order of the plugins' DOCUMENTATION (which decides the inline parser's

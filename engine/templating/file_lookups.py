@@ -16,15 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.templating.errors import TemplateFailure, value_origin
-from engine.templating.file_search import find_file, lookup_first_found, search_paths, unfrack
+from engine.templating.file_search import find_file, lookup_first_found, missing_file, search_paths, unfrack
 from engine.templating.lazy_variables import Layered
 from engine.templating.pure_lookups import Call, LookupFailure, LookupFunction, PureLookups, _bool_option, _options
-
-
-def missing_file(call: Call, needle: str) -> None:
-    """LookupBase.find_file_in_search_path's warning for a file it does not find."""
-    if call.context.warn is not None:
-        call.context.warn(f"Unable to find '{needle}' in expected paths (use -vvvvv to see paths)")
 
 
 def lookup_file(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
