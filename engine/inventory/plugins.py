@@ -14,9 +14,16 @@ error.
 from __future__ import annotations
 
 import os
-from typing import Literal, NamedTuple
 
 from engine.config import InventorySettings
+from engine.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    PluginKind = Literal["builtin", "installed", "unknown"]
+    """``installed``: a plugin ansible would load from a file playbook-ls does not implement."""
 
 BUILTIN_PREFIXES = ("ansible.builtin.", "ansible.legacy.")
 SUPPORTED_PLUGINS = ("host_list", "advanced_host_list", "script", "auto", "yaml", "ini", "toml", "constructed",
@@ -24,8 +31,6 @@ SUPPORTED_PLUGINS = ("host_list", "advanced_host_list", "script", "auto", "yaml"
 BUILTIN_PLUGINS = frozenset(SUPPORTED_PLUGINS)
 """ansible-core's own inventory plugins; a name outside these (and not ``ansible.builtin.*``) fails
 to load here, as a plugin from a collection that is not installed does in ansible."""
-PluginKind = Literal["builtin", "installed", "unknown"]
-"""``installed``: a plugin ansible would load from a file playbook-ls does not implement."""
 
 
 class NamedPlugin(NamedTuple):
