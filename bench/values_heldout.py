@@ -31,9 +31,12 @@ status per host; recorded under the first three seeds, which must agree).
 - plan decided: decided outcomes of those knowable before the run (every compared outcome but a
   ``depends`` that waits for a value only the run has, plan_cases.RUN_TIME_KINDS).
 
-`vars` and `plan` are measured without running inventory code (a script, ``constructed``): what
-such a source alone gives is the run's there. A project with one marks the names it gives in its
-case's ``runtime``/``runtime_on``, and an outcome waiting for it is not counted as knowable.
+`vars` and `plan` are measured without running inventory code (a script, a plugin ansible-core
+runs, a ``constructed`` or ``generator`` source whose templates need code): what such a source
+alone gives is the run's there. A project with one marks the names it gives in its case's
+``runtime``/``runtime_on``, and an outcome waiting for it is not counted as knowable. A
+``constructed`` or ``generator`` source that needs no code is followed as ansible applies it
+(engine.inventory.templated_sources): what it gives is not the run's own.
 
 Each project is measured in a child process limited to ``--cpu-limit`` seconds of CPU (user + system,
 default 120): a project that does not finish within it is reported "over the limit" and counted as

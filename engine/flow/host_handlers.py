@@ -47,8 +47,12 @@ class Notifications:
     that host's notifications for the next flush point. The handlers are the play's, and those an
     ``include_role`` adds when the run includes it (:meth:`loads`)."""
 
-    def __init__(self, play: Play, includes: dict[int, PlannedTask]) -> None:
+    def __init__(self, play: Play, includes: dict[int, PlannedTask],
+                 render: Callable[[str, Task], list[str] | None] | None = None) -> None:
         self.play, self.includes = play, includes
+        self.render = render
+        """The names a templated ``notify`` of a task gives on a host (engine.flow.templated_notify)."""
+        self._rendered: dict[tuple[str, int], list[str] | None] = {}
         self.repeats = False  # the last flush point is in a looping include
         self.loop_notifies: set[str] = set()
         self.handlers: list[Task] = []
@@ -134,7 +138,8 @@ class Notifications:
             # what the answer reads: the notifiers' outcomes and changes on the host, and the outcome
             # given, which it is when heard and not "runs" (kept with the answer: its id stays its own)
             key = (RUNS if outcome.outcome == RUNS else id(outcome),
-                   *((_kind(p.hosts.get(host)), p.changes.get(host)) for p in (*notifiers, *templated)))
+                   *((_kind(p.hosts.get(host)), p.changes.get(host)) for p in (*notifiers, *templated)),
+                   *(self._reach(handler, host, p) for p in templated if _heard_on(host, [p])))
             found = answers.get(key)
             if found is None:
                 found = answers[key] = (outcome, self._answer(handler, host, outcome, notifiers, looped, templated))
@@ -151,8 +156,21 @@ class Notifications:
         return HostOutcome(DEPENDS, f"whether the flush_handlers at {where(flush)} runs on this host "
                                     "is known only at run time")
 
+    def _reach(self, handler: Task, host: str, planned: PlannedTask) -> bool | None:
+        """Whether ``planned``'s templated ``notify`` reaches ``handler`` on ``host`` (None: the run knows)."""
+        from engine.flow.templated_notify import reaches
+
+        key = (host, id(planned.task))
+        if key not in self._rendered:
+            self._rendered[key] = self.render(host, planned.task) if self.render is not None else None
+        names = self._rendered[key]
+        return None if names is None else reaches(self.handlers, names, handler)
+
     def _answer(self, handler: Task, host: str, outcome: HostOutcome, notifiers: list[PlannedTask], looped: bool,
                 templated_notifiers: list[PlannedTask]) -> HostOutcome:
+        reached = {id(p): self._reach(handler, host, p) for p in templated_notifiers if _heard_on(host, [p])}
+        notifiers = [*notifiers, *(p for p in templated_notifiers if reached.get(id(p)) is True)]
+        templated_notifiers = [p for p in templated_notifiers if id(p) in reached and reached[id(p)] is None]
         heard = _heard_on(host, notifiers)
         if not heard and looped:
             outcome = HostOutcome(DEPENDS, "its flush point is in a looping include, which flushes once per item: "

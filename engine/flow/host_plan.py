@@ -45,6 +45,7 @@ from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
 from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, run_once_hosts, runs_once
 from engine.flow.stopped_hosts import StoppedHosts
+from engine.flow.templated_notify import notify_renderer
 from engine.flow.unrun_hosts import maybe_in_play
 from engine.loading.keywords import META
 from engine.loading.roles import reported_span
@@ -136,7 +137,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
     cleared: set[str] = set()  # failed hosts a clear_host_errors puts back in the later plays
     forced: list[bool | None] | None = None  # the play's force_handlers, once asked
-    heard = Notifications(play, includes)
+    heard = Notifications(play, includes, notify_renderer(plan, play_plan))
     ended = Ended()
     blocks = PlayBlocks(play)
     stopped = StoppedHosts()

@@ -12,7 +12,8 @@ Expressions run in the one bounded Jinja2 environment of :mod:`engine.templating
 templates see: ansible's filters and tests, native types), so an unknown filter fails the
 expression, as in ansible, and a known one gives what it gives in a playbook. This module is
 only called by the inventory loader on explicit commands; importing it runs nothing.
-Not supported: the fact cache (ansible only reads it when a persistent cache is configured).
+The facts of a persistent fact cache (ansible reads its cache plugin's entry of each host) are
+given by the caller: they top the host's variables, as strings ansible does not template again.
 """
 
 from __future__ import annotations
@@ -147,8 +148,10 @@ class ConstructedSource:
     """One ``constructed`` configuration applied to an inventory."""
 
     def __init__(self, inventory: InventoryData, config: Mapping[str, Any], vars_files: VarsFiles | None = None,
-                 extra_vars: Mapping[str, Any] | None = None) -> None:
+                 extra_vars: Mapping[str, Any] | None = None, facts: Mapping[str, Mapping[str, Any]] | None = None
+                 ) -> None:
         self.inventory = inventory
+        self.facts = facts or {}
         self.config = config
         self.vars_files = vars_files
         self.strict = bool(config.get("strict", False))
@@ -164,7 +167,7 @@ class ConstructedSource:
     def apply(self) -> None:
         for name, host in list(self.inventory.hosts.items()):
             self.set_composite_vars(host)
-            variables = with_moments(self.host_variables(host))  # re-read: compose may have added some
+            variables = with_moments(self.with_facts(host, self.host_variables(host)))  # compose may have added some
             self.add_to_composed_groups(name, variables)
             self.add_to_keyed_groups(name, variables)
 
@@ -180,6 +183,15 @@ class ConstructedSource:
             host_vars = combine_vars(host_vars, self.vars_files.variables([host]), merge)
         return combine_vars(group_vars, host_vars, merge)
 
+    def with_facts(self, host: Host, variables: dict[str, Any]) -> dict[str, Any]:
+        """``variables`` topped with the host's cached facts (``combine_vars(hostvars, cache.get(host))``),
+        which ansible never templates again."""
+        from engine.inventory.trust import untrusted
+
+        facts = self.facts.get(host.name)
+        return variables if facts is None else combine_vars(variables, untrusted(dict(facts)),
+                                                            self.inventory.merge_hashes)
+
     def _compose(self, expression: Any, variables: dict[str, Any]) -> Any:
         return self.templar.evaluate_expression(expression,
                                                 combine_vars(variables, self.extra_vars, self.inventory.merge_hashes))
@@ -188,7 +200,7 @@ class ConstructedSource:
         compose = self.config.get("compose")
         if not compose or not isinstance(compose, dict):
             return
-        variables = trusted_variables(self.host_variables(host))
+        variables = self.with_facts(host, trusted_variables(self.host_variables(host)))
         for varname, expression in compose.items():
             try:
                 composite = self._compose(expression, variables)
@@ -289,14 +301,16 @@ def _bare_group_names(key: Any, use_default: bool, default_value: Any, separator
 
 
 def parse_constructed(inventory: InventoryData, path: str, config: Mapping[str, Any],
-                      vars_files: VarsFiles | None = None, extra_vars: Mapping[str, Any] | None = None) -> None:
+                      vars_files: VarsFiles | None = None, extra_vars: Mapping[str, Any] | None = None,
+                      facts: Mapping[str, Mapping[str, Any]] | None = None) -> None:
     """Apply the ``constructed`` configuration read from ``path`` to ``inventory``.
 
     ``vars_files`` gives the host_vars/group_vars files (for ``use_vars_plugins``); ``extra_vars``
-    are used when the configuration sets ``use_extra_vars``. Raises :class:`ConstructedError`
-    naming ``path`` when ansible would fail the source; changes already made stay, as in ansible.
+    are used when the configuration sets ``use_extra_vars``; ``facts``, each host's cached facts.
+    Raises :class:`ConstructedError` naming ``path`` when ansible would fail the source; changes
+    already made stay, as in ansible.
     """
     try:
-        ConstructedSource(inventory, config, vars_files, extra_vars).apply()
+        ConstructedSource(inventory, config, vars_files, extra_vars, facts).apply()
     except InventoryError as exc:
         raise ConstructedError(f"Failed to parse {path!r}: {exc}") from None

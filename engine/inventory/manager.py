@@ -24,6 +24,7 @@ from engine import files
 from engine.config import DEFAULT_HOST_LIST, InventorySettings
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import Group, Host, InventoryData, InventoryError, sort_groups
+from engine.inventory.plugins import BUILTIN_PLUGINS, enabled_plugins
 from engine.inventory.script import ScriptError, ScriptRunner, is_script, parse_script
 from engine.inventory.vars_files import (
     YAML_FILENAME_EXTENSIONS,
@@ -46,11 +47,6 @@ if TYPE_CHECKING:
 
 IGNORED_ALWAYS = (r"^\.", "^host_vars$", "^group_vars$", "^vars_plugins$")
 """Directory entries ansible never reads as inventory, whatever the settings."""
-SUPPORTED_PLUGINS = ("host_list", "advanced_host_list", "script", "auto", "yaml", "ini", "toml", "constructed",
-                     "generator")
-BUILTIN_PLUGINS = frozenset(SUPPORTED_PLUGINS)
-"""ansible-core's own inventory plugins; a name outside these (and not ``ansible.builtin.*``) fails
-to load here, as a plugin from a collection that is not installed does in ansible."""
 
 DECLINED = object()
 """What a plugin run by ansible-core returns when it did not want the source: the next one tries."""
@@ -196,30 +192,6 @@ def ignored_entries(settings: InventorySettings) -> re.Pattern[str]:
     """The directory entries not read as inventory: ansible's ``IGNORED`` from the settings."""
     return re.compile("|".join([*IGNORED_ALWAYS, *settings.ignore_patterns,
                                 *(re.escape(ext) + "$" for ext in settings.ignore_extensions)]))
-
-
-def enabled_plugins(settings: InventorySettings, playbook_dir: str | None = None,
-                    ) -> tuple[list[tuple[str, str]], list[str], dict[str, NamedPlugin]]:
-    """The enabled plugins, in order, as (implementation, the name ansible reports failures with:
-    the short name, or the module path for ``ansible.builtin.*``), the warnings for names that are
-    not plugins, and the plugins ansible-core runs for us (a user's or a collection's) by name."""
-    plugins: list[tuple[str, str]] = []
-    warnings: list[str] = []
-    external: dict[str, NamedPlugin] = {}
-    for name in settings.enabled_plugins:
-        short = name.removeprefix("ansible.builtin.")
-        if short in BUILTIN_PLUGINS:
-            shown = short if short == name else f"ansible_collections.ansible.builtin.plugins.inventory.{short}"
-            plugins.append((short, shown))
-            continue
-        from engine.inventory.plugins import find_plugin  # only for a plugin playbook-ls does not implement
-
-        if (plugin := find_plugin(name, BUILTIN_PLUGINS, settings, playbook_dir)).kind == "installed":
-            external[name] = plugin
-            plugins.append((name, name))
-        else:
-            warnings.append(f"Failed to load inventory plugin, skipping {name}")
-    return plugins, warnings, external
 
 
 def _without_internal(variables: dict[str, Any]) -> dict[str, Any]:
@@ -422,10 +394,15 @@ class _SourceReader:
         self._templated(source, name, config)
 
     def _templated(self, source: str, name: str, config: dict[str, Any]) -> None:
-        """The single place ``constructed`` and ``generator`` are applied from: their templates run
-        only when the caller allows dynamic sources."""
-        if not self.dynamic:
-            self._not_run(source, f"dynamic inventory: {source} not run", name, config)
+        """The single place ``constructed`` and ``generator`` are applied from: where no code may
+        run, only when their templates need none (engine.inventory.templated_sources)."""
+        from engine.config import AnsibleConfig
+        from engine.inventory import templated_sources
+
+        caching = AnsibleConfig.load().fact_caching
+        why = None if self.dynamic else templated_sources.refusal(name, config, bool(self.not_run), caching)
+        if why is not None:
+            self._not_run(source, f"dynamic inventory: {source} not run: {why}", name, config)
             return
         if name == "generator":
             from engine.inventory.generator import parse_generator
@@ -435,7 +412,8 @@ class _SourceReader:
         from engine.inventory.constructed import parse_constructed
 
         parse_constructed(self.data, source, config, self.inventory.vars_files,
-                          self.plugin_extra_vars if self.plugin_extra_vars is not None else self.inventory.extra_vars)
+                          self.plugin_extra_vars if self.plugin_extra_vars is not None else self.inventory.extra_vars,
+                          templated_sources.cached_facts() if caching in templated_sources.JSONFILE_CACHES else None)
 
     def _toml(self, source: str) -> None:
         from engine.inventory.toml_source import parse_toml_inventory

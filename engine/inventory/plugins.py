@@ -14,13 +14,23 @@ error.
 from __future__ import annotations
 
 import os
-from typing import Literal, NamedTuple
 
 from engine.config import InventorySettings
+from engine.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    PluginKind = Literal["builtin", "installed", "unknown"]
+    """``installed``: a plugin ansible would load from a file playbook-ls does not implement."""
 
 BUILTIN_PREFIXES = ("ansible.builtin.", "ansible.legacy.")
-PluginKind = Literal["builtin", "installed", "unknown"]
-"""``installed``: a plugin ansible would load from a file playbook-ls does not implement."""
+SUPPORTED_PLUGINS = ("host_list", "advanced_host_list", "script", "auto", "yaml", "ini", "toml", "constructed",
+                     "generator")
+BUILTIN_PLUGINS = frozenset(SUPPORTED_PLUGINS)
+"""ansible-core's own inventory plugins; a name outside these (and not ``ansible.builtin.*``) fails
+to load here, as a plugin from a collection that is not installed does in ansible."""
 
 
 class NamedPlugin(NamedTuple):
@@ -92,3 +102,25 @@ def not_run_note(name: str, source: str) -> str:
             "a collection, and running it is not allowed here: the inventory is partial; `playbook-ls inventory` "
             "and `run` read it, `launch`, `plan`, `vars` and `run --dry` with --run-inventory-code, and the editor "
             "in a trusted workspace)")
+
+
+def enabled_plugins(settings: InventorySettings, playbook_dir: str | None = None,
+                    ) -> tuple[list[tuple[str, str]], list[str], dict[str, NamedPlugin]]:
+    """The enabled plugins, in order, as (implementation, the name ansible reports failures with:
+    the short name, or the module path for ``ansible.builtin.*``), the warnings for names that are
+    not plugins, and the plugins ansible-core runs for us (a user's or a collection's) by name."""
+    plugins: list[tuple[str, str]] = []
+    warnings: list[str] = []
+    external: dict[str, NamedPlugin] = {}
+    for name in settings.enabled_plugins:
+        short = name.removeprefix("ansible.builtin.")
+        if short in BUILTIN_PLUGINS:
+            shown = short if short == name else f"ansible_collections.ansible.builtin.plugins.inventory.{short}"
+            plugins.append((short, shown))
+            continue
+        if (plugin := find_plugin(name, BUILTIN_PLUGINS, settings, playbook_dir)).kind == "installed":
+            external[name] = plugin
+            plugins.append((name, name))
+        else:
+            warnings.append(f"Failed to load inventory plugin, skipping {name}")
+    return plugins, warnings, external

@@ -21,11 +21,11 @@ import string
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
-from engine.run.data_file_lookups import lookup_csvfile, lookup_ini
 from engine.run.template_vars import template_vars
 from engine.run.url_lookup import lookup_url
+from engine.templating.data_file_lookups import lookup_csvfile, lookup_ini
 from engine.templating.errors import TemplateFailure
 from engine.templating.file_lookups import lookup_file, lookup_fileglob, lookup_template
 from engine.templating.file_search import lookup_first_found, search_paths
@@ -80,6 +80,15 @@ class LookupContext:
 
     def read_text(self, path: str) -> str:
         return _read_text(path)
+
+    def read_data(self, path: str) -> bytes:
+        """The file's bytes as the ini lookup's loader reads them; an OSError is the plugin's to word."""
+        with open(path, "rb") as handle:
+            return handle.read()
+
+    def open_text(self, path: str, encoding: str) -> IO[str]:
+        """The file opened as csvfile opens it: text, universal newlines."""
+        return open(path, encoding=encoding)
 
     def template_vars(self, path: str, fullpath: str, task_vars: Mapping[str, Any]) -> dict[str, Any]:
         """The variables the template lookup adds for the template ``path`` found at ``fullpath``."""

@@ -1,28 +1,24 @@
 """The lookups that read the controller's files by ansible's search path: ``file``, ``template``
 and ``fileglob`` (``plugins/lookup/*.py`` of ansible-core 2.19). Shared by a run's lookups
 (engine.run.file_and_command_lookups), which read the machine, and static templating's
-(:class:`RepositoryLookups`, with ``first_found``), which read only the repository's own files,
-bounded, and leave any other to the run. The context given (``call.context``) finds and reads:
-``find_file`` over its search paths, ``exists``, ``read_text`` and ``template_vars``."""
+(:class:`RepositoryLookups`, with ``first_found``, ``ini`` and ``csvfile``), which read only the
+repository's own files, bounded, and leave any other to the run. The context given
+(``call.context``) finds and reads: ``find_file`` over its search paths, ``exists``,
+``read_text``, ``read_data``, ``open_text`` and ``template_vars``."""
 
 from __future__ import annotations
 
 import glob
+import io
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.templating.errors import TemplateFailure, value_origin
-from engine.templating.file_search import find_file, lookup_first_found, search_paths, unfrack
+from engine.templating.file_search import find_file, lookup_first_found, missing_file, search_paths, unfrack
 from engine.templating.lazy_variables import Layered
 from engine.templating.pure_lookups import Call, LookupFailure, LookupFunction, PureLookups, _bool_option, _options
-
-
-def missing_file(call: Call, needle: str) -> None:
-    """LookupBase.find_file_in_search_path's warning for a file it does not find."""
-    if call.context.warn is not None:
-        call.context.warn(f"Unable to find '{needle}' in expected paths (use -vvvvv to see paths)")
 
 
 def lookup_file(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
@@ -96,22 +92,29 @@ def lookup_fileglob(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
 
 @dataclass(frozen=True)
 class RepositoryLookups(PureLookups):
-    """Static templating's lookups for one task: those that read nothing, and ``first_found``,
-    which only asks whether files exist. A candidate inside ``roots`` (the playbook's directory,
-    the role's and the task file's: the repository playbook-ls reads) is looked up; one outside
+    """Static templating's lookups for one task: those that read nothing, ``first_found``, which
+    only asks whether files exist, and those that read a file of the repository and run nothing
+    (``file``, ``template``, ``fileglob``, ``ini``, ``csvfile``). A candidate inside ``roots`` (the
+    playbook's directory, the role's and the task file's: the repository playbook-ls reads) is
+    looked up; one outside
     them (an absolute path, ``~``, a ``..`` that leaves them) is the controller's at run time, and
-    so is the lookup's value when the search reaches it."""
+    so is the lookup's value when the search reaches it. ``repository`` (the directory of the
+    playbook given to ansible-playbook) is inside too: a playbook imported from a subdirectory
+    reads ``../templates/`` of the project as the run does."""
 
     basedir: str = ""
     search_paths: list[str] = field(default_factory=list)
     in_role: bool = False
     action: str = ""
+    repository: str = ""
 
     def resolve(self, name: str) -> LookupFunction:
+        from engine.templating.data_file_lookups import lookup_csvfile, lookup_ini
         from engine.templating.pure_lookups import short_name
 
         found = {"first_found": lookup_first_found, "file": lookup_file, "template": lookup_template,
-                 "fileglob": _listed_order(lookup_fileglob)}.get(short_name(name))
+                 "fileglob": _listed_order(lookup_fileglob), "ini": lookup_ini,
+                 "csvfile": lookup_csvfile}.get(short_name(name))
         return found if found is not None else super().resolve(name)
 
     def exists(self, path: str) -> bool:
@@ -125,7 +128,7 @@ class RepositoryLookups(PureLookups):
     def _inside(self, path: str) -> None:
         from engine.templating.errors import RunTimeOnly
 
-        roots = [os.path.realpath(root) for root in [self.basedir, *self.search_paths] if root]
+        roots = [os.path.realpath(root) for root in [self.repository, self.basedir, *self.search_paths] if root]
         # a link is followed to where it leads: the repository's only if that is inside it too
         for place in (unfrack(path), os.path.realpath(path)):
             if not any(os.path.commonpath([place, root]) == root for root in roots):
@@ -134,20 +137,36 @@ class RepositoryLookups(PureLookups):
 
     def read_text(self, path: str) -> str:
         """A repository file's text, read bounded (engine.files); one that cannot be read is the run's."""
+        return self.read_data(path).decode("utf-8", errors="surrogateescape")
+
+    def read_data(self, path: str) -> bytes:
+        """A repository file's bytes, read bounded (engine.files); one that cannot be read, or that is
+        vault-encrypted (ansible decrypts it, or fails without vault secrets), is the run's."""
         from engine import files
         from engine.templating.errors import RunTimeOnly
         from engine.vault import is_encrypted_text
 
         self._inside(path)
         try:
-            text = files.read_bytes(os.path.normpath(path)).decode("utf-8", errors="surrogateescape")
+            data = files.read_bytes(os.path.normpath(path))
         except OSError as exc:
             raise RunTimeOnly(f"the lookup reads {path!r}, which cannot be read here ({exc}): only the run "
                               "knows what it holds") from None
-        if is_encrypted_text(text):  # ansible decrypts it, or fails without vault secrets: never its ciphertext
+        if is_encrypted_text(data.decode("utf-8", errors="surrogateescape")):  # never its ciphertext
             raise RunTimeOnly(f"the lookup reads {path!r}, which is vault-encrypted: playbook-ls never decrypts, "
                               "so only the run knows what it holds")
-        return text
+        return data
+
+    def open_text(self, path: str, encoding: str) -> io.StringIO:
+        """A repository file as csvfile opens it (text in ``encoding``, universal newlines); one that
+        does not decode is the run's (the run's error may come only after the row it looks for)."""
+        from engine.templating.errors import RunTimeOnly
+
+        try:
+            return io.StringIO(self.read_data(path).decode(encoding), newline=None)
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise RunTimeOnly(f"the lookup reads {path!r} as {encoding!r}, which fails here ({exc}): only the "
+                              "run knows what it gives") from None
 
     def template_vars(self, path: str, fullpath: str, task_vars: Mapping[str, Any]) -> Mapping[str, Any]:
         """The template lookup's variables before the run: the template's path, and, as what only the
@@ -161,10 +180,11 @@ class RepositoryLookups(PureLookups):
 
 
 def repository_lookups(role_path: str | None, task_file: str | None, basedir: str,
-                       action: str = "") -> RepositoryLookups:
-    """The static lookups of a task in ``role_path`` (or none) written in ``task_file``."""
+                       action: str = "", repository: str = "") -> RepositoryLookups:
+    """The static lookups of a task in ``role_path`` (or none) written in ``task_file``, of a run of
+    the playbook in the directory ``repository``."""
     return RepositoryLookups(basedir=basedir, search_paths=search_paths(role_path, task_file),
-                             in_role=bool(role_path), action=action)
+                             in_role=bool(role_path), action=action, repository=repository)
 
 
 class _TemplateVars(Mapping[str, Any]):

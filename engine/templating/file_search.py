@@ -26,6 +26,12 @@ def unfrack(path: str) -> str:
     return os.path.normpath(os.path.abspath(os.path.expanduser(os.path.expandvars(path))))
 
 
+def missing_file(call: Call, needle: str) -> None:
+    """LookupBase.find_file_in_search_path's warning for a file it does not find."""
+    if call.context.warn is not None:
+        call.context.warn(f"Unable to find '{needle}' in expected paths (use -vvvvv to see paths)")
+
+
 def find_file(ctx: SearchContext, subdir: str | None, needle: str) -> str | None:
     """``DataLoader.path_dwim_relative_stack`` over ``ansible_search_path`` then the basedir."""
     if needle is None:

@@ -6,6 +6,7 @@ the run is a :class:`~engine.variables.sources.RuntimeValue` naming the task."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -193,8 +194,10 @@ def with_repository_lookups(task: Task | None, templar: Templar, basedir: str) -
     for its values and for its outcome alike (engine.templating.file_lookups.RepositoryLookups)."""
     if task is None or not isinstance(templar.lookups, PureLookups) or isinstance(templar.lookups, RepositoryLookups):
         return templar
+    entry = task.chain[0].span if task.chain else None  # the given playbook's play, or its import_playbook
     lookups = repository_lookups(task.role.path if task.role is not None else None,
-                                 task.span.file if task.span is not None else None, basedir, task.action)
+                                 task.span.file if task.span is not None else None, basedir, task.action,
+                                 os.path.dirname(entry.file) if entry is not None and entry.file else "")
     return type(templar)(templar.raw, lookups, templar.task_scope, templar.bounded, templar.data,
                          templar.origin_of, templar.deprecate)
 

@@ -6,6 +6,10 @@ file reads the same, interpolation and parsing errors included; the inline ``key
 of a term ("user section=db file=app.ini") are split as the plugins split them, quirks and all.
 An option set inline stays set for the following terms of the same call, as the plugins'
 ``set_option`` leaves it.
+
+The file is read through the lookup set (``call.context.read_data``): a run's reads the
+controller's file; static templating's (engine.templating.file_lookups.RepositoryLookups) reads
+only the repository's own files, bounded, and leaves any other file's value to the run.
 """
 
 from __future__ import annotations
@@ -19,8 +23,7 @@ from collections import defaultdict
 from collections.abc import MutableSequence
 from typing import Any
 
-from engine.templating.file_lookups import missing_file
-from engine.templating.file_search import find_file
+from engine.templating.file_search import find_file, missing_file
 from engine.templating.pure_lookups import Call, LookupFailure, _bool_option, _integer, _options
 
 # option -> default, in the order of the plugins' DOCUMENTATION (which decides the inline parser's
@@ -107,7 +110,7 @@ def lookup_ini(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any
             opts["section"] = "java_properties"
         if path is None:
             raise LookupFailure(f"Invalid filename {path}.")
-        config.write(_read(path, opts["encoding"]))
+        config.write(_read(call, path, opts["encoding"]))
         config.seek(0)
         try:
             parser.read_file(config)
@@ -130,14 +133,13 @@ def lookup_ini(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any
     return ret
 
 
-def _read(path: str, encoding: str) -> str:
+def _read(call: Call, path: str, encoding: str) -> str:
     """DataLoader.get_text_file_contents: the file's text in ``encoding``, newlines as written; a
     file that cannot be read (a directory) fails as ``_get_file_contents`` words it, the path as
     ``path_dwim`` normalised it, its OSError chained."""
     path = os.path.normpath(path)
     try:
-        with open(path, "rb") as handle:
-            return handle.read().decode(encoding, errors="surrogateescape")
+        return call.context.read_data(path).decode(encoding, errors="surrogateescape")
     except FileNotFoundError as exc:
         raise LookupFailure(f"Could not read file {path!r}: {exc}") from exc
     except OSError as exc:
@@ -170,7 +172,7 @@ def lookup_csvfile(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list
             raise TypeError("expected str, bytes or os.PathLike object, not NoneType")
         value = opts["default"]
         # csvfile.py opens the file in text mode (universal newlines) and reads it with csv.excel
-        with open(path, encoding=opts["encoding"]) as handle:
+        with call.context.open_text(path, opts["encoding"]) as handle:
             for row in csv.reader(handle, dialect=csv.excel, delimiter=delimiter):
                 if row and row[opts["keycol"]] == key:
                     value = row[opts["col"]]
