@@ -146,13 +146,17 @@ class PlanError(Exception):
 
 
 def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inventory: bool = True,
-              select_tasks: bool = True, load_warnings: Callable[[Play], list[str]] | None = None) -> Plan:
+              select_tasks: bool = True, load_warnings: Callable[[Play], list[str]] | None = None,
+              load_stop: Callable[[Playbook, Span | None], PlanError | None] | None = None) -> Plan:
     """Resolve the launch into a :class:`Plan`. Reads files only, except inventory scripts and
     ``constructed`` sources when ``dynamic_inventory`` (a run needs its real hosts; showing
     variables runs nothing); raises :class:`PlanError`. Without ``select_tasks`` each play's
     ``tasks`` stay empty (what the tag selection runs is not needed to show variables).
     ``load_warnings`` gives the warnings loading a play prints besides the loader's own (a run's
-    reserved variable names), before them."""
+    reserved variable names), before them. ``load_stop`` gives an error of loading the playbook
+    found after it is loaded (a run's ``with_`` lookup ansible cannot find), which stops ansible
+    first where its task is loaded before the task of the load problem at the span it is given
+    (None: a problem after loading)."""
     from engine.config import AnsibleConfig
     from engine.inventory.manager import InventoryAborted, load_inventory
     from engine.inventory.patterns import HostPatternError, select_hosts
@@ -182,6 +186,10 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
     book = resolver.load_playbook(options.playbook)
     stop = first_stop(book, {*options.extra_vars, *resolver.magic, *LOAD_TIME_MAGIC})
     if stop is not None:
+        if load_stop is not None and (stop.after_load or stop.span is not None):
+            earlier = load_stop(book, None if stop.after_load else stop.span)
+            if earlier is not None:
+                raise earlier
         raise PlanError(str(stop), stop.exit_code, stop)
     selection = options.selection()
     plays: list[PlayPlan] = []

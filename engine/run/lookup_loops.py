@@ -5,22 +5,26 @@ ansible 2.19 fails with "'with_filetree' is not a valid attribute for a Task" (e
 its plugin loader's warning for a collection installed nowhere ("Error loading plugin
 'community.general.filetree': No module named 'ansible_collections.community'"). That is known
 before the run where no ``lookup_plugins`` directory could hold the name; the engine stops the
-same way, in ansible's words, instead of declining the run."""
+same way, in ansible's words, instead of declining the run. Each task is loaded whole before the
+next (its module key resolved, then its ``with_`` checked), so another load error stops ansible
+first only when its task comes first in load order (``before``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine.loading.model import Playbook
+from engine.span import Span
 
 # the second line of ansible's message (AnsibleParserError's), before its source context
 SUPPRESSED = 'This error can be suppressed as a warning using the "invalid_task_attribute_failed" configuration'
 
 
-def load_failure(book: Playbook) -> tuple[str, str] | None:
+def load_failure(book: Playbook, before: Span | None = None) -> tuple[str, str] | None:
     """The first task of ``book``, in load order, whose ``with_`` loop names a lookup ansible
     cannot find, as (where and why, what ansible prints as it stops loading); None when there is
-    none (or it may find it)."""
+    none (or it may find it). With ``before`` (where another load error is), only a task loaded
+    before the one that holds it, and None when no task holds it."""
     from engine.booleans import boolean
     from engine.config import config_value
     from engine.flow.plan import every_task
@@ -35,7 +39,12 @@ def load_failure(book: Playbook) -> tuple[str, str] | None:
         return None
     collections = getattr(book.plugins, "collections", None)
     directories: list[str] | None = None
-    for task in every_task(book):
+    tasks = list(every_task(book))
+    if before is not None and not any(_holds(task.span, before) for task in tasks):
+        return None  # a load error of no task's (a play's, a role's): where it stops is not known here
+    for task in tasks:
+        if before is not None and _holds(task.span, before):
+            return None  # that task's own load error comes first
         data: Any = task.data
         key = next((key for key in data if isinstance(key, str) and key.startswith("with_")), None) \
             if isinstance(data, dict) and not task.dynamic else None
@@ -57,3 +66,8 @@ def load_failure(book: Playbook) -> tuple[str, str] | None:
         where = span.human() if span is not None else "<unknown>"
         return f"{where}: {message}", (f"[WARNING]: {warning}\n" if warning else "") + f"[ERROR]: {error}"
     return None
+
+
+def _holds(span: Span | None, inner: Span) -> bool:
+    return span is not None and span.file == inner.file and \
+        (span.line, span.col) <= (inner.line, inner.col) <= (span.end_line, span.end_col)

@@ -46,17 +46,15 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
                 *load_reserved_warnings(play, options.extra_vars),
                 *duplicate_key_warnings(load_time_files(play), cache.load, loaded)]
 
-    plan = make_plan(options, cache, dynamic_inventory=dynamic_inventory, load_warnings=load_warnings)
+    plan = make_plan(options, cache, dynamic_inventory=dynamic_inventory, load_warnings=load_warnings,
+                     load_stop=_with_loop_stop if has_module is not None else None)
     from engine.loading.module_defaults import apply_module_defaults
 
     apply_module_defaults(every_task(plan.playbook))  # what is declined below reads the arguments with them
     if has_module is not None:
-        from engine.loading.frames import EXIT_PARSER_ERROR
-        from engine.run.lookup_loops import load_failure
-
-        stopped = load_failure(plan.playbook)
+        stopped = _with_loop_stop(plan.playbook)
         if stopped is not None:  # ansible stops loading the playbook there, in these words
-            raise PlanError(stopped[0], EXIT_PARSER_ERROR, ansible_text=stopped[1])
+            raise stopped
         tasks = list(every_task(plan.playbook))
         plan.unknown_modules = [task for task in tasks if not _known(task.action, has_module)]
         plan.unknown_filters = lacking_filters(plan.playbook, cache)
@@ -82,6 +80,15 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
             # invocations, connection details) is not the engine's
             plan.unsupported.append((f"-{'v' * options.verbosity} (ansible-playbook's verbose output)", None))
     return plan
+
+
+def _with_loop_stop(book: Playbook, before: Span | None = None) -> PlanError | None:
+    """A ``with_`` loop whose lookup ansible cannot find, where it stops loading (engine.run.lookup_loops)."""
+    from engine.loading.frames import EXIT_PARSER_ERROR
+    from engine.run.lookup_loops import load_failure
+
+    stopped = load_failure(book, before)
+    return None if stopped is None else PlanError(stopped[0], EXIT_PARSER_ERROR, ansible_text=stopped[1])
 
 
 # Keywords the bundled engine does not implement: running as if they were absent would be wrong

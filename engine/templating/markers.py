@@ -17,11 +17,14 @@ TAKES_UNDEFINED = frozenset({"mandatory", "default", "d", "ternary", "type_debug
 
 
 def first_undefined(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
-    """The first undefined value (or captured failure) among the arguments of a call, else None."""
+    """The first undefined value (or captured failure) among the arguments of a call, else None.
+    Jinja's own Undefined (an inline if's missing else, ``cond_expr_undefined``) is no ansible
+    Marker: ``get_first_marker_arg`` passes it over and the plugin gets it (``replace`` and
+    ``string`` read it as "")."""
     from jinja2 import Undefined
 
     for arg in (*args, *kwargs.values()):
-        if isinstance(arg, Undefined):
+        if isinstance(arg, Undefined) and type(arg) is not Undefined:
             return arg
     return None
 

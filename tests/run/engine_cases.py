@@ -79,7 +79,7 @@ if __name__ == "__main__":  # run as a script: make `import ansible_tools` work
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ansible_tools import find_tool  # noqa: E402
-from stdout_text import normalise_text, text_diff  # noqa: E402
+from stdout_text import harness_paths_replaced, normalise_text, text_diff  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -470,10 +470,12 @@ def run_case(scenario: Scenario, mode: str, tool: str,
 
 
 def per_host(tasks: list[dict[str, str]] | None) -> dict[str, list[str]]:
-    """Task results per host in order: the order between hosts of one task is not compared."""
+    """Task results per host in order: the order between hosts of one task is not compared. A
+    name templated from the scratch copy's path names it as ``<SCRATCH>`` (each run has its own)."""
     out: dict[str, list[str]] = {}
     for t in tasks or []:
-        out.setdefault(t.get("host", "?"), []).append(f"{t.get('task')} => {t.get('status')}")
+        name = harness_paths_replaced(str(t.get("task")))
+        out.setdefault(t.get("host", "?"), []).append(f"{name} => {t.get('status')}")
     return out
 
 

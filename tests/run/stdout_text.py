@@ -49,6 +49,18 @@ _VOLATILE: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
+# the scratch copy's path as the harness makes it (tempfile's pls-run-NAME-XXXXXXXX and work/ in
+# it), wherever a recording kept it unnormalised: a task's name templated from a path
+_HARNESS_TMP = re.compile(r"(?:/[^/\s'\"]+)*/pls-run-[^/\s'\"]+-[a-z0-9_]{8}(?![\w.-])(/work(?![\w.-]))?")
+
+
+def harness_paths_replaced(text: str) -> str:
+    """``text`` with each path of a run's scratch copy (or its temporary parent) as placeholders,
+    without knowing which run made it: a recording's task names keep the path they were made
+    with, which the next run cannot have."""
+    return _HARNESS_TMP.sub(lambda m: SCRATCH if m.group(1) else TMP, text)
+
+
 def _volatile_replaced(text: str) -> str:
     for pattern, replacement in _VOLATILE:
         text = pattern.sub(replacement, text)

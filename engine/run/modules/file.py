@@ -311,10 +311,12 @@ def _ensure_link(
     if not unchanged and not ctx.check_mode:
         if previous != "absent":
             os.unlink(path)
-        if state == "link":
-            os.symlink(src, path)
-        else:
-            os.link(src, path)
+        try:  # ansible's module links the byte forms: its error shows them so
+            (os.symlink if state == "link" else os.link)(os.fsencode(src), os.fsencode(path))
+        except OSError as e:
+            if previous != "absent":
+                raise
+            return path_facts({"changed": False, "failed": True, "msg": f"Error while linking: {e}", "path": path})
     result: dict[str, Any] = {"dest": path, "src": src, "changed": not unchanged}
     if not unchanged and ctx.check_mode:
         if state == "hard":
