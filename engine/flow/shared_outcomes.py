@@ -180,8 +180,7 @@ class _SharedOutcomes:
 
         touched = set(self.names or ())
         per_host = touched & (_PER_HOST - _SIGNED)
-        return bool(per_host & answers.NAME) and per_host - {_SET_PER_HOST} <= answers.NAME and \
-            (_SET_PER_HOST not in per_host or self.earlier is not None) and "hostvars" not in touched and \
+        return bool(per_host) and per_host <= answers.NAME and "hostvars" not in touched and \
             not (self.removed is not None and touched & PLAY_LISTS) and not _batch_inventories(self.play_plan) and \
             reading._include_item is None and not include_loop_names(self.play_plan.play, self.task)  # noqa: SLF001
 
@@ -211,10 +210,9 @@ class _SharedOutcomes:
         self.names = tuple(sorted(touched))
         self.known, self.by_value, self._table = {}, {}, None
         per_host = touched & (_PER_HOST - _SIGNED)
-        # (beside the host's name too: hosts alike in the rest share a reading by name, :attr:`named`)
         self.earlier = followed_names(self.plan, self.play_plan, touched, self.set_per_host, self.facts_read) \
-            if per_host - (answers.NAME if NAMED_CLASSES else frozenset()) == {_SET_PER_HOST} else None
-        self.shared = not per_host or per_host == {_SET_PER_HOST} and self.earlier is not None
+            if per_host == {_SET_PER_HOST} else None
+        self.shared = not per_host or self.earlier is not None
 
     def class_table(self) -> tuple[dict[str, tuple[Any, ...]], Any, Any] | None:
         """The play's signatures by host for the names read, what else tells hosts apart and what

@@ -3,7 +3,7 @@ host, ``inventory_hostname != groups['etcd'][0]``, a group variable templated wi
 read once per class of hosts the other variables tell apart, each other host of the class given
 that reading with its own name, groups and short name (engine.flow.shared_outcomes): the outcomes
 and reasons are those of each host read on its own, and the full readings do not grow with the
-hosts. So too beside what the tasks before set, for hosts those tasks gave the same definitions."""
+hosts."""
 
 from __future__ import annotations
 
@@ -23,9 +23,6 @@ PLAYBOOK = """
   hosts: all
   gather_facts: false
   tasks:
-    - name: the service's port
-      ansible.builtin.set_fact:
-        service_port: "{{ port | int + 1 }}"
     - name: certificate
       ansible.builtin.copy:
         src: "{{ base_dir }}/ssl/{{ node_name }}.pem"
@@ -51,10 +48,6 @@ PLAYBOOK = """
       ansible.builtin.debug:
         msg: "{{ inventory_hostname_short }}:{{ port }}"
       when: inventory_hostname_short is search('1') or port | int > 8000
-    - name: what a task before set and the name
-      ansible.builtin.debug:
-        msg: "{{ node_name }}:{{ service_port }}"
-      when: service_port | int > 81 and inventory_hostname is not search('2')
 """
 
 
@@ -103,8 +96,7 @@ def test_name_readers_share_changes_no_outcome(tmp_path: Path, monkeypatch: pyte
 
 
 @pytest.mark.parametrize("task", ["certificate", "not the first etcd member", "the name through a group variable",
-                                  "a value shown when false", "every other db host", "the short name and a port",
-                                  "what a task before set and the name"])
+                                  "a value shown when false", "every other db host", "the short name and a port"])
 def test_name_readers_read_once_per_class(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, task: str) -> None:
     counts = []
     for hosts in (30, 90):
