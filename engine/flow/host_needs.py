@@ -43,6 +43,8 @@ class HostNeeds:
         self._needs_of: dict[tuple[str, tuple[str, ...]], str | None] = {}  # by expression and item names (_needs)
         self._overrides: dict[str, Any] = {}
         self._rebound = False
+        self._allowed: frozenset[str] = _HOST_IDENTITY | _SAME_ON_EVERY_HOST
+        """A rebound reading's: the names it may read, whose values are the first host's."""
         cached = getattr(plan, "facts", {}).get(host.name)
         self._facts: dict[str, Any] | None = cached.variables(inject_facts_as_vars()) if cached else None
         if cached and facts_cleared(plan, play_plan, host, task):  # a meta: clear_facts emptied the cache
@@ -121,7 +123,7 @@ class HostNeeds:
         return self._needs_names([name for name in names if name not in item])
 
     def _needs_names(self, names: list[str]) -> str | None:
-        if self._rebound and not set(names) <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST:
+        if self._rebound and not set(names) <= self._allowed:
             raise _ReadsMore  # the first host's variables are not this host's
         self.touched.update(names)
         self._task_variables([name for name in names if not self._run_filled(name)])  # one lookup for all

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from contextlib import nullcontext
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_names import block_name_templated
@@ -32,6 +33,8 @@ from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import ONCE_PER_BATCH, check_mode, run_once_hosts
 from engine.flow.shared_outcomes import (
     _HOST_IDENTITY,
+    _SAME_ON_EVERY_HOST,
+    _ReadsMore,
     _SharedOutcomes,
 )
 from engine.loading import keywords as kw
@@ -398,13 +401,20 @@ class _HostTask(HostNeeds):
         except (TemplateFailure, TypeError, ValueError):
             return None
 
-    def for_host(self, host: Host, identities: Identities | None = None) -> _HostTask:
+    def for_host(self, host: Host, identities: Identities | None = None,
+                 names: frozenset[str] | None = None) -> _HostTask:
         """This reading for ``host``, which differs only by the host's name and groups (all the
-        outcome read): the variables already read are kept, those three swapped."""
+        outcome read, or, with ``names``, all it read besides those, whose values are the same on
+        both hosts): the variables already read are kept, those three swapped. Raises _ReadsMore
+        when a value read through its template is not the same with the other name."""
         other = _HostTask(self.plan, self.play_plan, host, self.task)
         other.removed = self.removed
         other._variables, other._resolved, other._unknown = self._variables, self._resolved, self._unknown
-        if identities is None:
+        if names is not None:  # the first host's cached facts (the same on both) and the other's name
+            other._overrides = {**self._overrides, **identity(self.plan, self.play_plan, host, self.task)}
+            other._allowed = names | _HOST_IDENTITY | _SAME_ON_EVERY_HOST
+            other._resolved, other._unknown = renamed_values(self._resolved, other._templar({})), dict(self._unknown)
+        elif identities is None:
             other._overrides = identity(self.plan, self.play_plan, host, self.task)
         else:
             other._overrides, other._identities = dict(identities.of(host)), identities
@@ -447,6 +457,33 @@ class _HostTask(HostNeeds):
                 at = f", {os.path.relpath(winner.path)}" if winner.path else ""
                 shown.append(f"{name} = {resolved.value!r} ({winner.label}{at})")
         return ": " + ", ".join(shown) if shown else ""
+
+
+def renamed_values(resolved: dict[str, Any], templar: Any) -> dict[str, Any]:
+    """The variables of one host's reading as another host's with the same values for them but its
+    own name (``templar``: that host's): each value that is a template rendered again with it.
+    Raises _ReadsMore when one does not render as plainly as the first host's did (the other host
+    is read on its own)."""
+    from engine.templating.templar import TemplateFailure
+    from engine.values import unknown_as_shown
+
+    renamed = dict(resolved)
+    for name, found in resolved.items():
+        if found.per_item is not None and (found.template is not None or
+                                           any(item.template is not None for item in found.per_item)):
+            raise _ReadsMore
+        if found.template is None:
+            continue
+        if found.unknown is not None:
+            raise _ReadsMore
+        try:
+            value = templar.template(found.template)
+        except (TemplateFailure, RecursionError):
+            raise _ReadsMore from None
+        if unknown_as_shown(value) is not None:
+            raise _ReadsMore
+        renamed[name] = replace(found, value=value)
+    return renamed
 
 
 def include_args_need(plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> str | None:

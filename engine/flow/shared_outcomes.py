@@ -27,6 +27,10 @@ WALK_CLASSES = True
 """Whether a task's hosts are taken class by class of the walk of the tasks before (tests compare
 the plan with each host keyed on its own)."""
 
+NAMED_CLASSES = True
+"""Whether the hosts of a task whose outcome reads the host's name beside other names share one
+reading per class of those other names (tests compare the plan with each host read on its own)."""
+
 # the magic variables whose values differ from host to host (the others are the play's)
 # (engine.variables.host_answers: less what a rescue sets, _RUN_FILLED's, and the inventory source,
 # which the inventory key tells)
@@ -83,6 +87,10 @@ class _SharedOutcomes:
         self.rebound: Any = None
         """The first host's reading, when all it read was the host's name and groups: another
         host's is the same with those swapped, without reading its variables again."""
+        self.named: dict[tuple[Any, ...], Any] | None = None
+        """When the host's name is all a reading read that tells hosts apart beside the values of
+        the other names: by the signature of those, the first host's reading; another host of
+        the signature is given it with its own name and groups (:meth:`_named_outcome`)."""
         self.identities: Identities | None = None
         """The hosts of a reading rebound from host to host (engine.flow.rebound), once the play's are given."""
         self.earlier: frozenset[str] | None = None
@@ -108,6 +116,8 @@ class _SharedOutcomes:
                 return found
             except _ReadsMore:
                 pass  # this host's conditions go further: read its own variables
+        if self.named is not None and (found := self._named_outcome(host, conditions)) is not None:
+            return found
         keys = None
         if self.shared and self.names is not None:
             keys = self._keys(host)
@@ -125,7 +135,11 @@ class _SharedOutcomes:
                 self.rebound = reading
                 self.identities = Identities(self.plan, self.play_plan, self.task, self.hosts) \
                     if self.hosts is not None else None
+            elif not self.shared:
+                self._by_name(reading, host)
             keys = self._keys(host) if self.shared else None
+        elif self.named is not None:
+            self._by_name(reading, host)
         elif self.shared and not reading.touched <= set(self.names):
             # its values read more (a branch the hosts before did not take, a template): hosts are told
             # apart by every name read so far from now on (those alike in all of them take one path)
@@ -139,6 +153,52 @@ class _SharedOutcomes:
             if keys[1] is not None:
                 self.by_value.setdefault(keys[1], (host.name, keys[2], outcome))
         return outcome
+
+    def _by_name(self, reading: Any, host: Host) -> None:
+        """Keep ``reading`` (``host``'s, read in full) for the hosts alike in the names read other than
+        their own name (:attr:`named`), when that is all that tells them apart; a reading that read
+        more names than those before tells hosts apart by all of them from now on."""
+        if self.named is not None and not reading.touched <= set(self.names or ()):
+            self.widened += 1
+            self.named = None
+            if self.widened > _WIDENINGS:
+                return  # each host read on its own from now on
+            self.shared = True
+            self._read_names(reading)
+        if NAMED_CLASSES and self.names is not None and not self.shared and self._named_alike(reading):
+            if self.named is None:
+                self.named = {}
+            self.named.setdefault(self._keys(host)[0], reading)
+
+    def _named_alike(self, reading: Any) -> bool:
+        """Whether hosts alike in the names read but their name have the outcome ``reading`` gives
+        with their name: its own name (and groups) is all the reading read of the host that the
+        signature does not tell (not what earlier tasks set, its batch, ``vars`` or ``hostvars``, the
+        play's hosts less those failed by then, an item of a looping include)."""
+        from engine.flow.host_reading import include_loop_names
+        from engine.flow.removed_hosts import PLAY_LISTS
+
+        touched = set(self.names or ())
+        per_host = touched & (_PER_HOST - _SIGNED)
+        return bool(per_host) and per_host <= answers.NAME and "hostvars" not in touched and \
+            not (self.removed is not None and touched & PLAY_LISTS) and not _batch_inventories(self.play_plan) and \
+            reading._include_item is None and not include_loop_names(self.play_plan.play, self.task)  # noqa: SLF001
+
+    def _named_outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome | None:
+        """``host``'s outcome from the reading of the first host alike in the names read but the
+        host's name (:attr:`named`), with its own name and groups; None when there is none yet or the
+        host's reading goes further (read on its own then)."""
+        assert self.named is not None
+        first = self.named.get(self._keys(host)[0])
+        if first is None:
+            return None
+        try:
+            other = first.for_host(host, names=frozenset(self.names or ()))
+            found: HostOutcome = other.outcome(conditions)
+        except _ReadsMore:
+            return None
+        self.read |= other.touched
+        return found
 
     def _read_names(self, reading: Any) -> None:
         """Key hosts by the names ``reading`` read, with those the readings before read: what tells

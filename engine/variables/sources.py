@@ -91,12 +91,18 @@ def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None =
     }
     precedence = getattr(manager, "precedence", None) or variable_precedence()
     # hosts in the same groups share their group levels: a fleet has many hosts, few group sets
-    shared: dict[tuple[Any, ...], list[Layer | None]] = inventory.derived.setdefault("group levels", {})
-    key = (playbook_dir, precedence, tuple(group.name for group in groups))
-    layers = shared.get(key)
-    if layers is None:
-        layers = shared[key] = [layer for entry in precedence if entry in group_levels
-                                for layer in group_levels[entry]()]
+    shared: dict[tuple[Any, ...], tuple[tuple[Any, ...], list[Layer | None]]] = \
+        inventory.derived.setdefault("group levels", {})
+    kept = shared.get((playbook_dir, precedence, tuple(group.name for group in groups)))
+    if kept is None:
+        built = [layer for entry in precedence if entry in group_levels for layer in group_levels[entry]()]
+        # told by the levels the groups give, not by the groups: hosts whose groups differ only by
+        # groups without variables (a rack, an environment's) have one key and one list of levels
+        levels_key = (playbook_dir, precedence, tuple((layer.level, layer.label, layer.path)
+                                                      for layer in built if layer is not None))
+        kept = shared.setdefault(levels_key, (levels_key, built))
+        shared[(playbook_dir, precedence, tuple(group.name for group in groups))] = kept
+    key, layers = kept
     below, above_groups, composed = unrun_layers(inventory, host)
     own = [*above_groups,
            make_layer("inventory host vars", f"host '{host.name}' in the inventory",
