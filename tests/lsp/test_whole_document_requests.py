@@ -1,10 +1,10 @@
 """Requests over a whole large document hold no other request: inlay hints over every line of a
-generated playbook are answered, and hovers sent meanwhile are answered quickly.
+generated playbook are answered, and a hover sent after them is answered before them, which a hover
+held behind them could not be. The order of the answers is checked, not their times, so the test
+holds on a loaded machine; how long a hover waits is measured by ``bench/`` (the target: 200 ms).
 
 ``PLAYBOOK_LS_BIG_LINES`` sets the playbook's size (6,000 lines by default; the target is met on
-50,000) and ``PLAYBOOK_LS_BIG_WAIT_MS`` the longest a hover may wait (default 1,000 ms; the target is
-200 ms). On a machine loaded enough that the hints take longer than twice that, a hover may wait up
-to half their time: one held behind them would wait all of it.
+50,000).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from raw_client import RawClient
 from waiting import indexed_hover
 
 LINES = int(os.environ.get("PLAYBOOK_LS_BIG_LINES", "6000"))
-WAIT_MS = int(os.environ.get("PLAYBOOK_LS_BIG_WAIT_MS", "1000"))
 
 
 def _playbook(path: Path, size: int) -> int:
@@ -44,22 +43,13 @@ def test_whole_document_inlay_hints_hold_no_hover(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "never indexed"
             time.sleep(0.2)
         whole = {"start": {"line": 0, "character": 0}, "end": {"line": size, "character": 0}}
-        hints_sent = time.monotonic()
         hints = client.send("textDocument/inlayHint", {"textDocument": document, "range": whole})
-        waits = []
-        while hints not in client.answers:
-            sent = time.monotonic()
-            answer = client.response(client.send("textDocument/hover", hover), 60)
-            waits.append((time.monotonic() - sent) * 1000)
-            assert answer.get("result") is not None
-        hints_ms = (time.monotonic() - hints_sent) * 1000
+        answer = client.response(client.send("textDocument/hover", hover), 60)
+        assert answer.get("result") is not None
+        # answers are read in the order the server wrote them: the hints' would be read first
+        assert hints not in client.answers, "a hover sent after whole-document inlay hints waited for them"
         found = client.response(hints)["result"]
         assert any("inherited: outer" in hint["label"] for hint in found)
-        # A hover held behind the hints would wait about as long as the hints took. On a loaded machine
-        # both slow down alike, so the bound is the larger of the fixed one and half the hints' time.
-        bound = max(WAIT_MS, hints_ms / 2)
-        assert max(waits) < bound, (f"a hover waited {max(waits):.0f} ms behind whole-document inlay hints "
-                                    f"that took {hints_ms:.0f} ms: {waits}")
     finally:
         client.process.kill()
         client.process.wait()
