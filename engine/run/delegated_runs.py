@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.inventory.data import Host
 from engine.loading.model import Task
 from engine.run.actions import HostRun, Step
 from engine.run.delegation import (
@@ -19,9 +20,9 @@ from engine.run.delegation import (
     delegated_vars,
     delegation_of,
 )
-from engine.run.local import delegated_address, is_local
+from engine.run.local import LOCAL_NAMES, delegated_address, is_local
 from engine.run.run_once import task_hosts
-from engine.run.task_runner import failed_result
+from engine.run.task_runner import failed_result, keyword
 from engine.templating.templar import Templar, TemplateFailure
 
 
@@ -33,6 +34,16 @@ class DelegatedRuns:
 
     def _delegate_is_local(self, name: str) -> bool:
         return is_local(name, self._delegate_vars(name), None)
+
+    def _is_local(self, host: Host, task: Task, templar: Templar) -> bool:
+        if host.name in LOCAL_NAMES:
+            return True
+        try:
+            connection = keyword(task, "connection") or templar.variables.get("ansible_connection")
+            connection = templar.template(connection)
+        except TemplateFailure:
+            return False
+        return connection in ("local", "ansible.builtin.local")
 
     def _delegate_vars(self, name: str) -> dict[str, Any]:
         return delegate_host_vars(self.variables.inventory, name)

@@ -32,7 +32,7 @@ from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
-from engine.run.local import LOCAL_NAMES, connection_vars, delegated_address, ssh_refusal
+from engine.run.local import connection_vars, delegated_address, ssh_refusal
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
@@ -592,16 +592,6 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
 
         self.includes.next_round()
         return announce_includes(self.pending_includes, self.callback, self.includes.warnings)
-
-    def _is_local(self, host: Host, task: Task, templar: Templar) -> bool:
-        if host.name in LOCAL_NAMES:
-            return True
-        try:
-            connection = keyword(task, "connection") or templar.variables.get("ansible_connection")
-            connection = templar.template(connection)
-        except TemplateFailure:
-            return False
-        return connection in ("local", "ansible.builtin.local")
 
     # -- handlers -----------------------------------------------------------------------------
     def _flush_handlers(self, names: list[str]) -> None:
