@@ -256,8 +256,11 @@ class Callback:
                     self._item(task_host, action, item)
             return
         if items:
+            from engine.run.inventory_changes import shown_items
+
             raw_items = raw.get("results") if isinstance(raw.get("results"), list) else []
-            for index, item in enumerate(result["results"]):
+            for index in shown_items(action, result["results"], outcome.status == "failed"):
+                item = result["results"][index]
                 # a skipped line names the host alone (v2_runner_item_on_skipped: host.get_name())
                 item_host = host_label(task_host, item, delegated) if isinstance(item, dict) \
                     and not item.get("skipped") else task_host

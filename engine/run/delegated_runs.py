@@ -29,6 +29,11 @@ from engine.templating.templar import Templar, TemplateFailure
 class DelegatedRuns:
     """Delegation in :class:`~engine.run.executor.Executor` (a mixin: it holds no state of its own)."""
 
+    kept: dict[str, Any]
+    """The variables of each host the running task may store facts on, as they were before it: the
+    strategy stores none of a failed result's, so they are restored (a host a loop item delegates
+    to with ``delegate_facts`` is added when the item names it)."""
+
     def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
         return delegation_of(task, templar, _has_loop(task))
 
@@ -87,6 +92,7 @@ class DelegatedRuns:
                                      **{key: address for key in ("ansible_host", "ansible_ssh_host")
                                         if key in (connection or {})}})
         if name and delegate_facts(task, templar):
+            self.kept.setdefault(name, self.variables.state(name).copy())
             self.fact_hosts = [name]
         else:
             self.fact_hosts = task_hosts(run.host.name, once, self.batch_order,

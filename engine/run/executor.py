@@ -32,6 +32,7 @@ from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
+from engine.run.inventory_changes import apply_inventory_changes
 from engine.run.local import connection_vars, delegated_address, ssh_refusal
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
@@ -534,13 +535,14 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
             address = delegated_address(target, delegated, templar)
         connection = connection_vars(address, templar.raw, delegated=bool(target))
         # the strategy stores a result's facts (set_fact, include_vars, a module's) only when it did not fail
-        kept = {name: self.variables.state(name).copy() for name in {
+        self.kept = {name: self.variables.state(name).copy() for name in {
             *task_hosts(host.name, once, self.batch_order, self.unreachable_hosts), *([target] if target else [])}}
         result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
                                                                                     delegation, once, connection),
                                self.callback.warning, connection)
+        apply_inventory_changes(self.plan.inventory.data, task, result, host.name, templar)
         step.outcome = judge(task, result, templar.child(connection), any(run.rescue_depth))
-        for name, state in kept.items() if step.outcome.status == "failed" else ():
+        for name, state in self.kept.items() if step.outcome.status == "failed" else ():
             self.variables.state(name).restore(state)
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed")) \
