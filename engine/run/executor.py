@@ -29,6 +29,7 @@ from engine.run.error_block import condition_span, problem_text
 from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
+from engine.run.handler_runs import HandlerRuns
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
@@ -68,7 +69,7 @@ CONTROLLER_ACTIONS = SET_FACT | INCLUDE_VARS | META | VALIDATE_SPEC | kw.INCLUDE
 PER_HOST_META = frozenset({"noop", "reset_connection", "end_host", "role_complete", "flush_handlers", "end_role"})
 
 
-class Executor(HostPrograms, TaskActions, DelegatedRuns):
+class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
     def __init__(self, plan: Plan, callback: Callback, modules: Callable[[str], Any] | None = None) -> None:
         from engine.parsing.source import SourceCache
 
@@ -594,31 +595,3 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
 
         self.includes.next_round()
         return announce_includes(self.pending_includes, self.callback, self.includes.warnings)
-
-    # -- handlers -----------------------------------------------------------------------------
-    def _flush_handlers(self, names: list[str]) -> None:
-        for handler, hosts in self.handlers.due(names):
-            self._run_handler(handler, hosts)
-
-    def _run_handler(self, handler: Task, hosts: list[str]) -> None:
-        """One handler on its hosts; the tasks a handler's include loaded run next, as handlers
-        of the hosts that loaded them (the iterator inserts each included block's tasks there)."""
-        hosts = [name for name in hosts if not self.runs[name].ended]
-        if not hosts:  # its hosts failed in a handler before it: the strategy gives it to none
-            return
-        title = self._title(handler, hosts[0] if handler.action not in META else None)
-        self.callback.task_start(title, handler=True)
-        once = bool(hosts) and self._run_once(handler, hosts[0])
-        included: dict[int, tuple[Task, list[str]]] = {}
-        # a run_once handler (or a BYPASS_HOST_LOOP action) runs for the first host
-        for name in hosts[:1] if once or handler.action in BYPASS_HOST_LOOP else hosts:
-            run = self.runs[name]
-            step = self._run_on_host(handler, run, title, handler=True, once=once)
-            if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
-                self._finish_host(run, True)
-            for task in (t for block in step.blocks for t in block.block if isinstance(t, Task)):
-                included.setdefault(id(task), (task, []))[1].append(name)
-        self._announce_includes()
-        for task, loaded_on in included.values():
-            self._run_handler(task, loaded_on)
-
