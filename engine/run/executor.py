@@ -414,7 +414,9 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         if bypass:
             self._fail_batch_after_once(names[0], steps[names[0]])
         if is_meta and task.args.get("_raw_params") == "flush_handlers":
-            self._flush_handlers([n for n in names if not self.runs[n].ended and not steps[n].meta_skipped])
+            flushed = self._flush_handlers([n for n in names if not self.runs[n].ended and not steps[n].meta_skipped])
+            for name, outcome in flushed.items():  # the flush task failed: the block's rescue runs
+                steps[name].outcome = outcome
         # a failure a rescue section will handle is a failed result too
         fatal = [n for n in names if steps[n].outcome and steps[n].outcome.status == "failed"
                  and not steps[n].outcome.ignored]

@@ -6,15 +6,22 @@ from __future__ import annotations
 
 from engine.loading.model import Task
 from engine.run.actions import META
+from engine.run.callback import Outcome
 from engine.run.free import BYPASS_HOST_LOOP
 
 
 class HandlerRuns:
     """Handlers in :class:`~engine.run.executor.Executor`."""
 
-    def _flush_handlers(self, names: list[str]) -> None:
+    def _flush_handlers(self, names: list[str]) -> dict[str, Outcome]:
+        """The notified handlers on ``names``; returns the hosts a handler failed inside a block
+        with a rescue, with that outcome (``PlayIterator.mark_host_failed``: the host leaves the
+        flush for the block's rescue, its other handlers still notified)."""
+        self.flush_rescued: dict[str, Outcome] = {}
         for handler, hosts in self.handlers.due(names):
             self._run_handler(handler, hosts)
+            names[:] = [name for name in names if name not in self.flush_rescued]
+        return self.flush_rescued
 
     def _run_handler(self, handler: Task, hosts: list[str]) -> None:
         """One handler on its hosts; the tasks a handler's include loaded run next, as handlers
@@ -31,7 +38,10 @@ class HandlerRuns:
             run = self.runs[name]
             step = self._run_on_host(handler, run, title, handler=True, once=once)
             if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
-                self._finish_host(run, True)
+                if step.outcome.rescued:
+                    self.flush_rescued[name] = step.outcome
+                else:
+                    self._finish_host(run, True)
             for task in (t for block in step.blocks for t in block.block if isinstance(t, Task)):
                 included.setdefault(id(task), (task, []))[1].append(name)
         self._announce_includes()
