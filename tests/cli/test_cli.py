@@ -171,3 +171,12 @@ def test_a_dry_run_of_start_at_task_in_a_play_of_batches_skips_for_the_first_bat
     assert rc == 0 and err == ""
     assert "TASK [one]  site.yml:5\n    skipped  a: not run: before the task --start-at-task 'two' names (its first " \
            "batch)\n    runs     b\n  TASK [two]  site.yml:7\n    runs     a, b\n" in out
+
+
+def test_run_takes_forks_as_ansible_playbook_does(capsys, tmp_path, monkeypatch) -> None:
+    """``run --forks N`` (``-f``) is ansible-playbook's option: ansible_forks is N (it was refused)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "site.yml").write_text("- hosts: localhost\n  gather_facts: false\n  tasks:\n"
+                                       "    - debug: {msg: 'forks={{ ansible_forks }}'}\n")
+    rc, out, err = run(capsys, "run", "site.yml", "-i", "localhost,", "--forks", "2")
+    assert rc == 0 and '"msg": "forks=2"' in out + err
