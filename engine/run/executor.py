@@ -527,6 +527,8 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
             step.outcome = Outcome("unreachable", ignored=ignored)
             self.callback.result(title, host.name, task.action, result, step.outcome, False, delegated=target,
                                  no_log=hidden, task=task)
+            if isinstance(register := task.data.get("register") if isinstance(task.data, Mapping) else None, str):
+                self.variables.state(host.name).nonpersistent[register] = registered(result)  # as any result
             if not ignored:  # ignore_unreachable: counted ok and ignored, and the host goes on
                 self.unreachable_hosts.add(host.name)
                 self._finish_host(run, False)
