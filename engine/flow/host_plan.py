@@ -214,6 +214,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             outcomes = item.apply(outcomes)
         outcomes = ends_in_turn(task, once_per_batch(play, task, outcomes, batches), batches,
                                 _again(plan, play_plan, task, conditions, batches, signatures, removed))
+        if id(task) in play_plan.left_out_hosts:  # --start-at-task: the first batch starts after it
+            first, why = play_plan.left_out_hosts[id(task)]
+            outcomes = {h: HostOutcome(SKIPPED, why, True) if h in first else o for h, o in outcomes.items()}
         roles.note(task, outcomes)
         if loop_include is not None and _may_fail(task):
             may_stop_later_items(looped, id(loop_include), planned, outcomes)

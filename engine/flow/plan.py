@@ -111,6 +111,10 @@ class PlayPlan:
     """Tasks (by id) a run option other than the tags leaves out of ``tasks``, and why
     (``--start-at-task`` in a plan of what will run: engine.run.start_at.plan_start)."""
 
+    left_out_hosts: dict[int, tuple[frozenset[str], str]] = field(default_factory=dict)
+    """Tasks (by id) that run, but not on some hosts, and why: the first batch of a play of several
+    that ``--start-at-task`` starts after them (engine.run.start_at.plan_start)."""
+
     def selected_ids(self) -> frozenset[int]:
         return frozenset(id(task) for task in self.tasks)
 

@@ -216,7 +216,7 @@ class TaskActions:
                     self.variables.state(target).included.update(result["ansible_facts"])
             return result
         if action in CHANGES_INVENTORY:
-            return change_inventory(self.plan.inventory.data, action, args, run.host.name)
+            return change_inventory(task, args, templar)
         if action in VALIDATE_SPEC:
             from engine.run.role_arguments import run_validation
 

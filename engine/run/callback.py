@@ -118,7 +118,27 @@ def dump(result: dict[str, Any], action: str, verbosity: int, clean: bool = True
         else:
             for key in HIDE_IN_DEBUG:
                 shown.pop(key, None)
-    return json.dumps(shown, indent=indent, ensure_ascii=False, sort_keys=True, default=_json_default)
+    return json.dumps(text_keys(shown), indent=indent, ensure_ascii=False, sort_keys=True, default=_json_default)
+
+
+def text_keys(value: Any) -> Any:
+    """``value`` with every mapping key that is no string written as ansible's result encoder
+    writes it (``handle_key``: a number or boolean as JSON, ``true``; anything else as its text,
+    ``None``), so that the keys sort as text (YAML 1.1's ``on:`` is a boolean key beside strings);
+    the value itself when it has no such key."""
+    if isinstance(value, Mapping):
+        pairs = [(key if isinstance(key, str) else _key_text(key), text_keys(item)) for key, item in value.items()]
+        if all(key is old_key and item is value[old_key] for (key, item), old_key in zip(pairs, value, strict=True)):
+            return value
+        return dict(pairs)
+    if isinstance(value, list):
+        items = [text_keys(item) for item in value]
+        return value if all(new is old for new, old in zip(items, value, strict=True)) else items
+    return value
+
+
+def _key_text(key: Any) -> str:
+    return json.dumps(key) if isinstance(key, bool | int | float) else str(key)
 
 
 def _json_default(value: Any) -> Any:
@@ -256,8 +276,11 @@ class Callback:
                     self._item(task_host, action, item)
             return
         if items:
+            from engine.run.inventory_changes import shown_items
+
             raw_items = raw.get("results") if isinstance(raw.get("results"), list) else []
-            for index, item in enumerate(result["results"]):
+            for index in shown_items(action, result["results"], outcome.status == "failed"):
+                item = result["results"][index]
                 # a skipped line names the host alone (v2_runner_item_on_skipped: host.get_name())
                 item_host = host_label(task_host, item, delegated) if isinstance(item, dict) \
                     and not item.get("skipped") else task_host

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.inventory.data import Host
 from engine.loading.model import Task
 from engine.run.actions import HostRun, Step
 from engine.run.delegation import (
@@ -19,20 +20,35 @@ from engine.run.delegation import (
     delegated_vars,
     delegation_of,
 )
-from engine.run.local import delegated_address, is_local
+from engine.run.local import LOCAL_NAMES, delegated_address, is_local
 from engine.run.run_once import task_hosts
-from engine.run.task_runner import failed_result
+from engine.run.task_runner import failed_result, keyword
 from engine.templating.templar import Templar, TemplateFailure
 
 
 class DelegatedRuns:
     """Delegation in :class:`~engine.run.executor.Executor` (a mixin: it holds no state of its own)."""
 
+    kept: dict[str, Any]
+    """The variables of each host the running task may store facts on, as they were before it: the
+    strategy stores none of a failed result's, so they are restored (a host a loop item delegates
+    to with ``delegate_facts`` is added when the item names it)."""
+
     def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
         return delegation_of(task, templar, _has_loop(task))
 
     def _delegate_is_local(self, name: str) -> bool:
         return is_local(name, self._delegate_vars(name), None)
+
+    def _is_local(self, host: Host, task: Task, templar: Templar) -> bool:
+        if host.name in LOCAL_NAMES:
+            return True
+        try:
+            connection = keyword(task, "connection") or templar.variables.get("ansible_connection")
+            connection = templar.template(connection)
+        except TemplateFailure:
+            return False
+        return connection in ("local", "ansible.builtin.local")
 
     def _delegate_vars(self, name: str) -> dict[str, Any]:
         return delegate_host_vars(self.variables.inventory, name)
@@ -76,6 +92,7 @@ class DelegatedRuns:
                                      **{key: address for key in ("ansible_host", "ansible_ssh_host")
                                         if key in (connection or {})}})
         if name and delegate_facts(task, templar):
+            self.kept.setdefault(name, self.variables.state(name).copy())
             self.fact_hosts = [name]
         else:
             self.fact_hosts = task_hosts(run.host.name, once, self.batch_order,

@@ -314,7 +314,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     args = task.data.get(task.action) if isinstance(task.data, Mapping) else None
     _, value_spans = _spans(args)
     failing, cause, plugin, foreign = None, str(exc), None, None
-    refused = False
+    refused: StorageRefusal | None = None
     origin: Span | str | None = None
     separate: SeparateFailure | None = None
     kind = "filter"
@@ -335,7 +335,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             # through a variable, ansible gives it the outer template, not the variable's value
             origin = value_origin(each) if plugin is None and not _PLUGIN_ERROR.match(cause) else None
             foreign = cause_of(each, ForeignCause)
-            refused = cause_of(each, StorageRefusal) is not None
+            refused = cause_of(each, StorageRefusal)
             if plugin is not None and _is_jinja_filter(plugin):  # a Python error of Jinja's filter: one line
                 cause, plugin = f"The filter plugin {plugin!r} failed: {cause}", None
             break
@@ -356,7 +356,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
                             where), own]
         elif refused and cause.startswith(TEMPLATE_ERRORS[2]):
             chain += [Event(f"Error while resolving value for {failing!r}: Error rendering template.", where),
-                      Event(StorageRefusal.REFUSAL, UNKNOWN)]
+                      Event(refused.refusal, UNKNOWN, refused.shown)]
         elif origin is not None:
             chain += [Event(f"Error while resolving value for {failing!r}.", where), Event(cause, origin)]
         else:

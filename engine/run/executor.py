@@ -29,10 +29,12 @@ from engine.run.error_block import condition_span, problem_text
 from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
+from engine.run.handler_runs import HandlerRuns
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
-from engine.run.local import LOCAL_NAMES, connection_vars, delegated_address, ssh_refusal
+from engine.run.inventory_changes import apply_inventory_changes
+from engine.run.local import connection_vars, delegated_address, ssh_refusal
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
@@ -67,7 +69,7 @@ CONTROLLER_ACTIONS = SET_FACT | INCLUDE_VARS | META | VALIDATE_SPEC | kw.INCLUDE
 PER_HOST_META = frozenset({"noop", "reset_connection", "end_host", "role_complete", "flush_handlers", "end_role"})
 
 
-class Executor(HostPrograms, TaskActions, DelegatedRuns):
+class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
     def __init__(self, plan: Plan, callback: Callback, modules: Callable[[str], Any] | None = None) -> None:
         from engine.parsing.source import SourceCache
 
@@ -412,7 +414,9 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
         if bypass:
             self._fail_batch_after_once(names[0], steps[names[0]])
         if is_meta and task.args.get("_raw_params") == "flush_handlers":
-            self._flush_handlers([n for n in names if not self.runs[n].ended and not steps[n].meta_skipped])
+            flushed = self._flush_handlers([n for n in names if not self.runs[n].ended and not steps[n].meta_skipped])
+            for name, outcome in flushed.items():  # the flush task failed: the block's rescue runs
+                steps[name].outcome = outcome
         # a failure a rescue section will handle is a failed result too
         fatal = [n for n in names if steps[n].outcome and steps[n].outcome.status == "failed"
                  and not steps[n].outcome.ignored]
@@ -523,6 +527,8 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
             step.outcome = Outcome("unreachable", ignored=ignored)
             self.callback.result(title, host.name, task.action, result, step.outcome, False, delegated=target,
                                  no_log=hidden, task=task)
+            if isinstance(register := task.data.get("register") if isinstance(task.data, Mapping) else None, str):
+                self.variables.state(host.name).nonpersistent[register] = registered(result)  # as any result
             if not ignored:  # ignore_unreachable: counted ok and ignored, and the host goes on
                 self.unreachable_hosts.add(host.name)
                 self._finish_host(run, False)
@@ -534,13 +540,14 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
             address = delegated_address(target, delegated, templar)
         connection = connection_vars(address, templar.raw, delegated=bool(target))
         # the strategy stores a result's facts (set_fact, include_vars, a module's) only when it did not fail
-        kept = {name: self.variables.state(name).copy() for name in {
+        self.kept = {name: self.variables.state(name).copy() for name in {
             *task_hosts(host.name, once, self.batch_order, self.unreachable_hosts), *([target] if target else [])}}
         result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
                                                                                     delegation, once, connection),
                                self.callback.warning, connection)
+        apply_inventory_changes(self.plan.inventory.data, task, result, host.name, templar)
         step.outcome = judge(task, result, templar.child(connection), any(run.rescue_depth))
-        for name, state in kept.items() if step.outcome.status == "failed" else ():
+        for name, state in self.kept.items() if step.outcome.status == "failed" else ():
             self.variables.state(name).restore(state)
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed")) \
@@ -592,41 +599,3 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
 
         self.includes.next_round()
         return announce_includes(self.pending_includes, self.callback, self.includes.warnings)
-
-    def _is_local(self, host: Host, task: Task, templar: Templar) -> bool:
-        if host.name in LOCAL_NAMES:
-            return True
-        try:
-            connection = keyword(task, "connection") or templar.variables.get("ansible_connection")
-            connection = templar.template(connection)
-        except TemplateFailure:
-            return False
-        return connection in ("local", "ansible.builtin.local")
-
-    # -- handlers -----------------------------------------------------------------------------
-    def _flush_handlers(self, names: list[str]) -> None:
-        for handler, hosts in self.handlers.due(names):
-            self._run_handler(handler, hosts)
-
-    def _run_handler(self, handler: Task, hosts: list[str]) -> None:
-        """One handler on its hosts; the tasks a handler's include loaded run next, as handlers
-        of the hosts that loaded them (the iterator inserts each included block's tasks there)."""
-        hosts = [name for name in hosts if not self.runs[name].ended]
-        if not hosts:  # its hosts failed in a handler before it: the strategy gives it to none
-            return
-        title = self._title(handler, hosts[0] if handler.action not in META else None)
-        self.callback.task_start(title, handler=True)
-        once = bool(hosts) and self._run_once(handler, hosts[0])
-        included: dict[int, tuple[Task, list[str]]] = {}
-        # a run_once handler (or a BYPASS_HOST_LOOP action) runs for the first host
-        for name in hosts[:1] if once or handler.action in BYPASS_HOST_LOOP else hosts:
-            run = self.runs[name]
-            step = self._run_on_host(handler, run, title, handler=True, once=once)
-            if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
-                self._finish_host(run, True)
-            for task in (t for block in step.blocks for t in block.block if isinstance(t, Task)):
-                included.setdefault(id(task), (task, []))[1].append(name)
-        self._announce_includes()
-        for task, loaded_on in included.values():
-            self._run_handler(task, loaded_on)
-

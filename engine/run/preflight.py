@@ -35,6 +35,7 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
     from engine.run.declines import declined_uses
     from engine.run.filter_check import json_query_declines, lacking_filters
     from engine.run.play_warnings import duplicate_key_warnings, load_reserved_warnings, load_time_files
+    from engine.run.remote_url_declines import remote_url_declines
 
     cache = cache or SourceCache()
     loaded: set[str] = set()
@@ -61,6 +62,7 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
         plan.unsupported = unsupported_keywords(plan.playbook) + declined_uses(
             plan.playbook, cache, plan.inventory.sources, options.extra_vars)
         plan.unsupported += json_query_declines(plan.playbook, cache)
+        plan.unsupported += remote_url_declines(plan.playbook, tasks, plan.inventory.sources, options.extra_vars)
         if starts_interpreters:
             from engine.run.interpreter_discovery import broken_interpreters
 

@@ -87,22 +87,23 @@ def _implicit_flush(task: Task) -> bool:
 def plan_start(plan: Plan, pattern: str) -> list[str]:
     """``--start-at-task`` in a plan of what will run (``run --dry``): the plays before the one
     whose first batch matches run nothing, and in that play the tasks passed over before the match
-    leave the selection, each with why (``PlayPlan.left_out``). The notes to show: a match in a
-    play of several batches (its later batches run from their first task, which the plan, one
-    selection for the play, does not follow), or no match at all (ansible-playbook's error)."""
+    leave the selection, each with why (``PlayPlan.left_out``); in a play of several batches only
+    the first batch passes over them (``PlayPlan.left_out_hosts``), the later ones run from their
+    first task. The note to show: no match at all (ansible-playbook's error)."""
     from engine.flow.batches import play_batches
     from engine.run.handlers import play_blocks
 
     for play_plan in plan.plays:
         selected = play_plan.selected_ids()
         found = start(play_blocks(play_plan.play, False), lambda task, chosen=selected: id(task) in chosen, pattern)
-        if found is not None and len(play_batches(play_plan.play, [h.name for h in play_plan.hosts])) > 1:
-            return [f"--start-at-task {pattern!r}: the first batch of play {str(play_plan.play.name)!r} starts at "
-                    "the task it names and the later batches at their first task; the plan shows every batch "
-                    "from the first task"]
-        passed = play_plan.tasks if found is None else found[0]
         why = f"not run: before the task --start-at-task {pattern!r} names" if found is not None else \
             f"not run: no task of the play (or one before it) matches --start-at-task {pattern!r}"
+        batches = play_batches(play_plan.play, [h.name for h in play_plan.hosts])
+        if found is not None and len(batches) > 1:
+            first = frozenset(batches[0])
+            play_plan.left_out_hosts.update(dict.fromkeys(map(id, found[0]), (first, f"{why} (its first batch)")))
+            return []
+        passed = play_plan.tasks if found is None else found[0]
         play_plan.left_out.update(dict.fromkeys(map(id, passed), why))
         left_out = set(map(id, passed))
         play_plan.tasks = [task for task in play_plan.tasks if id(task) not in left_out]

@@ -23,7 +23,7 @@ from engine.run.conditions import ConditionFailure, condition_failure
 from engine.run.keyword_types import IGNORE_KEY, unvalidated_ignore_errors, unvalidated_no_log
 from engine.run.retries import ACTION_SKIP, run_attempts
 from engine.run.type_warnings import warning_at
-from engine.templating.errors import ForeignCause, cause_of, undefined_cause, value_origin
+from engine.templating.errors import ForeignCause, StorageRefusal, cause_of, undefined_cause, value_origin
 from engine.templating.templar import Templar, TemplateFailure
 from engine.values import untrusted
 
@@ -89,6 +89,7 @@ def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[st
         CAUSE_KEY,
         ERROR_KEY,
         TEMPLATE_ERRORS,
+        UNKNOWN,
         Event,
         failed_filter,
         loop_failure,
@@ -125,6 +126,11 @@ def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[st
         except TemplateFailure:
             span = item_span
             break
+    refused = cause_of(exc, StorageRefusal)
+    if refused is not None and message.startswith(TEMPLATE_ERRORS[2]):  # a value ansible cannot store: its
+        # refusal a cause of no known origin below the template's error
+        return {"failed": True, "msg": message, BEFORE_TASK_KEY: True, ERROR_KEY: [
+            Event("Error rendering template.", span), Event(refused.refusal, UNKNOWN, refused.shown)]}
     if message.startswith(TEMPLATE_ERRORS) and terms and key == "loop":  # at the term that failed, or
         # at the variable whose template failed, as ansible's captured error keeps its own origin
         return {"failed": True, "msg": message, ERROR_KEY: [Event(message, value_origin(exc) or span)],

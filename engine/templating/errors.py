@@ -104,10 +104,25 @@ class ForeignCause(Exception):
 
 
 class StorageRefusal(TemplateFailure):
-    """A template whose whole value is Jinja's own Undefined (an inline ``if`` without ``else``):
-    ansible renders it, then refuses to store it, the refusal a cause of no known origin."""
+    """A template whose whole value is of a type ansible cannot store: Jinja's own Undefined (an
+    inline ``if`` without ``else``), a ``range``. Ansible renders it, then refuses to store it, the
+    refusal (``refusal``) a cause of no known origin, showing the value (``shown``, none for
+    Undefined)."""
 
     REFUSAL = "Type 'Undefined' is unsupported for variable storage."
+
+    def __init__(self, message: str, value: Any = None) -> None:
+        super().__init__(message)
+        kind = type(value).__name__
+        self.refusal = f"Type {kind!r} is unsupported for variable storage." if kind != "NoneType" else self.REFUSAL
+        self.shown = None if value is None or kind == "Undefined" else repr(value)
+
+    @classmethod
+    def of(cls, value: Any, text: str, expression: bool,
+           message: Callable[[BaseException, str], str]) -> StorageRefusal:
+        """The refusal of ``value``, the whole result of ``text``, worded as ansible words it."""
+        refusal = cls("", value).refusal
+        return cls(message(TypeError(refusal), text) if expression else f"Error rendering template: {refusal}", value)
 
 
 class RunTimeOnly(TemplateFailure):

@@ -284,7 +284,9 @@ def build_environment(bounded: bool, collection_filters: frozenset[str] = frozen
     # as ansible's _ansible_finalize: a context-taking finalize stops Jinja folding constant
     # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3
     env.finalize = pass_context(lambda _context, value: value)
-    env.globals.update(range=_bounded_range, now=unknown_now if bounded else now, undef=undef(env.undefined))
+    # a run's range() is Python's, as ansible's environment keeps it (any length); one before the run is bounded
+    env.globals.update(range=_bounded_range if bounded else range, now=unknown_now if bounded else now,
+                       undef=undef(env.undefined))
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
     env.filters["default"] = env.filters["d"] = _ansible_default

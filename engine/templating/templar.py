@@ -400,11 +400,10 @@ class Templar:
             result = template.environment.concat(nodes) if markers is None else \
                 markers.concat(template.environment.concat, nodes, lambda: self._template_origin(markers.origin),
                                _marker_message, is_captured_failure)
-            if type(result) is Undefined:  # Jinja's own, of an inline `if` without `else`: a value
-                if in_variable_value():  # handed on (text shows it as nothing), refused when stored
-                    return result
-                raise StorageRefusal(_message(TypeError(StorageRefusal.REFUSAL), text) if expression else
-                                     f"Error rendering template: {StorageRefusal.REFUSAL}")
+            if type(result) in (Undefined, range):
+                if in_variable_value():  # Jinja's own Undefined (an inline `if` without `else`), a range: a value
+                    return result  # handed on (text shows an Undefined as nothing), refused when stored
+                raise StorageRefusal.of(result, text, expression, _message)
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
             if isinstance(result, FINALIZED_TYPES):

@@ -59,6 +59,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-v", "--verbose", action="count", default=None, help="more output (-v to -vvvv)")
     parser.add_argument("--force-handlers", action="store_true",
                         help="run notified handlers on a host even when it failed")
+    parser.add_argument("-f", "--forks", type=int, default=None, metavar="N",
+                        help="as ansible-playbook's (ansible_forks; default: ansible.cfg's forks, else 5)")
     parser.add_argument("--start-at-task", metavar="NAME",
                         help="start the playbook at the first task of this name (or fnmatch pattern), as "
                              "ansible-playbook does")
@@ -103,6 +105,8 @@ def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
         profile.job_tags = [t for v in args.tags or [] for t in v.split(",")]
         profile.skip_tags = [t for v in args.skip_tags or [] for t in v.split(",")]
         profile.diff_mode, profile.verbosity = args.diff, args.verbose or 0
+        if args.forks is not None:
+            profile.forks, profile.forks_given = args.forks, True
         # the command line's own -e values are the job's variables, not launch-time prompts
         # (which AWX's rules would drop, as nothing here asks for variables on launch)
         profile.extra_vars = dict(extra_vars or {})

@@ -54,6 +54,8 @@ def ansible_command(options: Any, executable: str) -> list[str]:
         command += ["--skip-tags", ",".join(options.skip_tags)]
     if options.limit:
         command += ["--limit", options.limit]
+    if getattr(options, "forks", None) is not None:
+        command += ["--forks", str(options.forks)]
     if options.extra_vars:
         command += ["-e", json.dumps(options.extra_vars)]
     if options.verbosity:

@@ -156,3 +156,27 @@ def test_a_dry_run_follows_start_at_task(capsys, tmp_path, monkeypatch) -> None:
     assert rc == 0 and "runs" not in out and out.count("no task of the play (or one before it) matches") == 4
     assert err == ('playbook-ls: note: No matching task "nomatch" found. Note: --start-at-task can only follow '
                    'static includes.\n')
+
+
+def test_a_dry_run_of_start_at_task_in_a_play_of_batches_skips_for_the_first_batch(capsys, tmp_path,
+                                                                                   monkeypatch) -> None:
+    """With serial, only the first batch starts at the task --start-at-task names (PlayIterator is made
+    per batch, and only the first search matches): the tasks before it run for the later batches."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hosts").write_text("a ansible_connection=local\nb ansible_connection=local\n")
+    (tmp_path / "site.yml").write_text("- hosts: all\n  gather_facts: false\n  serial: 1\n  tasks:\n"
+                                       "    - name: one\n      debug: {msg: one}\n"
+                                       "    - name: two\n      debug: {msg: two}\n")
+    rc, out, err = run(capsys, "run", "site.yml", "-i", "hosts", "--dry", "--start-at-task", "two")
+    assert rc == 0 and err == ""
+    assert "TASK [one]  site.yml:5\n    skipped  a: not run: before the task --start-at-task 'two' names (its first " \
+           "batch)\n    runs     b\n  TASK [two]  site.yml:7\n    runs     a, b\n" in out
+
+
+def test_run_takes_forks_as_ansible_playbook_does(capsys, tmp_path, monkeypatch) -> None:
+    """``run --forks N`` (``-f``) is ansible-playbook's option: ansible_forks is N (it was refused)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "site.yml").write_text("- hosts: localhost\n  gather_facts: false\n  tasks:\n"
+                                       "    - debug: {msg: 'forks={{ ansible_forks }}'}\n")
+    rc, out, err = run(capsys, "run", "site.yml", "-i", "localhost,", "--forks", "2")
+    assert rc == 0 and '"msg": "forks=2"' in out + err

@@ -46,7 +46,9 @@ NO_LOG_DIFF = " [[ Diff output has been hidden because 'no_log: true' was specif
 
 def content_diff(dest_file: str, data: bytes, after_header: str, no_log: bool = False) -> dict[str, Any]:
     """ansible's _get_diff_data for a file about to be replaced by ``data`` (with ``no_log``, the
-    texts hidden: ``before`` empty, ``after`` a note)."""
+    texts hidden: ``before`` empty, ``after`` a note). Bytes that are not UTF-8 (a template's
+    ``output_encoding: latin-1``) are kept as surrogate escapes, as ``to_text`` keeps them: the
+    display shows each run of them as one "?", after its warning."""
     diff: dict[str, Any] = {}
     if not os.path.exists(dest_file):
         diff["before"] = ""
@@ -58,13 +60,13 @@ def content_diff(dest_file: str, data: bytes, after_header: str, no_log: bool = 
         elif len(before) > MAX_FILE_SIZE_FOR_DIFF:
             diff["dst_larger"] = MAX_FILE_SIZE_FOR_DIFF
         else:
-            diff["before_header"], diff["before"] = dest_file, before.decode("utf-8", "replace")
+            diff["before_header"], diff["before"] = dest_file, before.decode("utf-8", "surrogateescape")
     if len(data) > MAX_FILE_SIZE_FOR_DIFF:
         diff["src_larger"] = MAX_FILE_SIZE_FOR_DIFF
     elif b"\x00" in data:
         diff["src_binary"] = 1
     else:
-        diff["after_header"], diff["after"] = after_header, data.decode("utf-8", "replace")
+        diff["after_header"], diff["after"] = after_header, data.decode("utf-8", "surrogateescape")
     if no_log:
         diff.update({key: "" if key == "before" else NO_LOG_DIFF for key in ("before", "after") if key in diff})
     return diff

@@ -120,9 +120,32 @@ def _execute(params: dict[str, Any], ctx: ModuleContext, uses_shell: bool) -> di
     if params["strip_empty_ends"]:
         stdout, stderr = stdout.rstrip("\r\n"), stderr.rstrip("\r\n")
     result.update(rc=rc, stdout=stdout, stderr=stderr, start=str(start), end=str(end), delta=str(end - start))
+    if (refused := _not_utf8(result)) is not None:
+        return refused
     if rc != 0 and not result.get("failed"):
         result.update(failed=True, msg="non-zero return code")
     return _with_lines(result)
+
+
+def _not_utf8(result: dict[str, Any]) -> dict[str, Any] | None:
+    """The controller's refusal of a module response with text that is not UTF-8 (output kept as
+    surrogate escapes, as run_command decodes it), at the first such string of the response
+    (``MODULE_STRICT_UTF8_RESPONSE``): the task fails, whatever its failed_when."""
+    for key in ("cmd", "stdout", "stderr"):
+        if not isinstance(result.get(key), str):
+            continue
+        try:
+            result[key].encode("utf-8")
+        except UnicodeEncodeError as exc:
+            from engine.run.error_block import CONTEXT_KEY, ERROR_KEY, Event
+
+            refusal = f"Refusing to deserialize an invalid UTF8 string value: {exc}"
+            return {"changed": False, "failed": True, "msg": f"Task failed: {refusal}", CONTEXT_KEY: "task",
+                    ERROR_KEY: [Event(refusal, help=STRICT_UTF8_HELP)], "exception": "(traceback unavailable)"}
+    return None
+
+
+STRICT_UTF8_HELP = "This check can be disabled with the `MODULE_STRICT_UTF8_RESPONSE` setting."
 
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:

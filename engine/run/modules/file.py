@@ -262,6 +262,11 @@ def _missing_link_source(path: str, src: str, state: str, force: bool) -> dict[s
                               f"{absolute_src}"})
 
 
+_HARD_LINK_REFUSALS = {"file": "Cannot link, file exists at destination",
+                       "hard": "Cannot link, different hard link exists at destination",
+                       "directory": "Cannot link: different hard link exists at destination"}
+
+
 def _ensure_link(
     path: str, previous: str, params: dict[str, Any], state: str, diff: dict[str, Any], ctx: ModuleContext
 ) -> dict[str, Any]:
@@ -286,14 +291,17 @@ def _ensure_link(
         # (ensure_hardlink: a symlink already naming src is left as it is)
         unchanged = previous == "link" and os.readlink(path) == src or \
             previous in ("hard", "file") and os.path.samefile(path, src)
+    if not unchanged and state == "hard" and previous in _HARD_LINK_REFUSALS and not params["force"]:
+        # ensure_hardlink: a file, another hard link or a directory at the path, without force
+        return path_facts({"changed": False, "failed": True, "msg": _HARD_LINK_REFUSALS[previous], "dest": path,
+                           "src": src})
     if not unchanged and previous not in ("absent", "link", "hard") and not params["force"]:
-        kind = "symlink" if state == "link" else "hard link"
         return path_facts(
             {
                 "changed": False,
                 "failed": True,
                 "path": path,
-                "msg": f"refusing to convert from {previous} to {kind} for {path}",
+                "msg": f"refusing to convert from {previous} to symlink for {path}",
             }
         )
     if previous == "directory" and not unchanged:
@@ -318,11 +326,8 @@ def _ensure_link(
                 raise
             return path_facts({"changed": False, "failed": True, "msg": f"Error while linking: {e}", "path": path})
     result: dict[str, Any] = {"dest": path, "src": src, "changed": not unchanged}
-    if not unchanged and ctx.check_mode:
-        if state == "hard":
-            return _finish(result, diff, ctx) if not os.path.lexists(path) else result
-        if not os.path.exists(path):  # ensure_symlink: nothing there to read attributes of
-            return _finish(result, diff, ctx)
+    if not unchanged and ctx.check_mode and not os.path.exists(path):  # ensure_symlink, ensure_hardlink:
+        return _finish(result, diff, ctx)  # nothing there to read attributes of
         # an existing path goes on to its attributes, and the result keeps the diff
     result = _link_attributes(result, path, params, diff, ctx) if state == "link" else _hard_link_times(
         result, path, params, diff, ctx)

@@ -6,6 +6,7 @@ registered result (``failed``, ``changed``, ``skipped``). The other tables are :
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 import os
@@ -190,18 +191,32 @@ def _truthy(value: Any, convert_bool: bool = False) -> bool:
     return bool(value)
 
 
+def _to_json(value: Any, **kwargs: Any) -> str:
+    """ansible's to_json with its default ("tagless") encoder profile: a date, time or datetime (a
+    YAML timestamp's) in ISO format, a set as a list."""
+    kwargs.setdefault("default", _tagless)
+    return json.dumps(fail_undefined_within(value), **kwargs)
+
+
+def _tagless(value: Any) -> Any:
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, set | frozenset):
+        return list(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def _to_nice_json(value: Any, indent: int = 4, sort_keys: bool = True, **kwargs: Any) -> str:
     """ansible's to_nice_json: ``sort_keys`` may be turned off; its own separators."""
     kwargs.pop("separators", None)
-    return json.dumps(fail_undefined_within(value), indent=indent, sort_keys=sort_keys, separators=(",", ": "),
-                      **kwargs)
+    return _to_json(value, indent=indent, sort_keys=sort_keys, separators=(",", ": "), **kwargs)
 
 
 FILTERS: dict[str, Callable[..., Any]] = {
     "random": random_filter,
     "shuffle": shuffle_filter,
     "bool": bool_filter,
-    "to_json": lambda v, **kw: json.dumps(fail_undefined_within(v), **kw),
+    "to_json": _to_json,
     "to_nice_json": _to_nice_json,
     "from_json": lambda v: json.loads(v),  # these three fail as plugins (below)
     "to_yaml": _to_yaml,
