@@ -107,11 +107,17 @@ def connection_layer(host: Host, task: Task | None) -> list[Layer]:
     """What a task's templates see of its connection where nothing defines it: the task executor
     adds the play context's address (``PlayContext.update_vars``: ``remote_addr``, ``ansible_host``
     or else the host's name) under ``ansible_host`` and ``ansible_ssh_host``, below every level;
-    ``hostvars`` has none of it. A delegated task's is the delegate's (not followed here)."""
-    from engine.variables.layer import Layer
+    ``hostvars`` has none of it. A delegated task's is the delegate's connection's (its
+    ``update_vars``), which playbook-ls does not follow: the address is the run's, never the host's."""
+    from engine.variables.layer import Layer, RuntimeValue
 
     data = task.data if task is not None and isinstance(task.data, Mapping) else None
-    if data is None or data.get("delegate_to") is not None:
+    if data is None:
         return []
+    if data.get("delegate_to") is not None:
+        address = RuntimeValue("the address of the host the task is delegated to, which its connection gives",
+                               defined=True)
+        return [Layer("play context", "the delegated task's connection",
+                      {"ansible_host": address, "ansible_ssh_host": address})]
     return [Layer("play context", "the task's connection (the host's name as its address)",
                   {"ansible_host": host.name, "ansible_ssh_host": "{{ ansible_host }}"})]
