@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from plan_cases import planned_rows
 
 from engine.flow import host_outcome, shared_outcomes
-from engine.flow.host_plan import plan_hosts
-from engine.flow.plan import RunOptions, make_plan
 
 PLAYBOOK = """
 - name: tiers
@@ -54,11 +53,6 @@ def _fleet(root: Path, hosts: int) -> None:
     (root / "site.yml").write_text(PLAYBOOK)
 
 
-def _outcomes(root: Path) -> dict[tuple[str, str], tuple[str, str]]:
-    plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")]))
-    return {(task.name, host): (outcome.outcome, outcome.reason)
-            for play in plan_hosts(plan) for task in play.tasks for host, outcome in task.hosts.items()}
-
 
 def _entries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The hosts whose inventory answers were worked out (not taken from a host answered alike)."""
@@ -81,7 +75,7 @@ def test_hosts_in_groups_without_variables_answered_once(tmp_path: Path, monkeyp
         _fleet(root, hosts)
         monkeypatch.chdir(root)
         entries = _entries(monkeypatch)
-        _outcomes(root)
+        sorted(planned_rows(root))
         counts.append(len(entries))
         monkeypatch.undo()
     assert 0 < counts[0] == counts[1], counts
@@ -90,8 +84,8 @@ def test_hosts_in_groups_without_variables_answered_once(tmp_path: Path, monkeyp
 def test_levels_key_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path, 60)
     monkeypatch.chdir(tmp_path)
-    shared = _outcomes(tmp_path)
+    shared = sorted(planned_rows(tmp_path))
     monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
-    alone = _outcomes(tmp_path)
-    assert {kind for kind, _ in shared.values()} == {"runs", "skipped"}
+    alone = sorted(planned_rows(tmp_path))
+    assert {outcome for _task, _host, outcome, _reason in shared} == {"runs", "skipped"}
     assert shared == alone

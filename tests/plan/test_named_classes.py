@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from plan_cases import planned_rows
 
 from engine.flow import host_outcome
-from engine.flow.host_plan import plan_hosts
-from engine.flow.plan import RunOptions, make_plan
 from engine.variables import task_variables
 
 PLAYBOOK = """
@@ -65,11 +64,6 @@ def _fleet(root: Path, hosts: int) -> None:
     (root / "site.yml").write_text(PLAYBOOK)
 
 
-def _outcomes(root: Path) -> dict[tuple[str, str], tuple[str, str]]:
-    plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")]))
-    return {(task.name, host): (outcome.outcome, outcome.reason)
-            for play in plan_hosts(plan) for task in play.tasks for host, outcome in task.hosts.items()}
-
 
 def _full_readings(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[str]]:
     """Per task, the hosts whose own variables were read (a rebound reading reads none)."""
@@ -87,11 +81,11 @@ def _full_readings(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[str]]:
 def test_name_readers_share_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path, 40)
     monkeypatch.chdir(tmp_path)
-    shared = _outcomes(tmp_path)
+    shared = sorted(planned_rows(tmp_path))
     monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
-    alone = _outcomes(tmp_path)
-    assert {kind for kind, _ in shared.values()} >= {"runs", "skipped"}
-    assert len({reason for (task, _), (_, reason) in shared.items() if task == "a value shown when false"}) == 40
+    alone = sorted(planned_rows(tmp_path))
+    assert {outcome for _task, _host, outcome, _reason in shared} >= {"runs", "skipped"}
+    assert len({reason for task, _host, _outcome, reason in shared if task == "a value shown when false"}) == 40
     assert shared == alone
 
 
@@ -105,7 +99,7 @@ def test_name_readers_read_once_per_class(tmp_path: Path, monkeypatch: pytest.Mo
         _fleet(root, hosts)
         monkeypatch.chdir(root)
         counted = _full_readings(monkeypatch)
-        _outcomes(root)
+        sorted(planned_rows(root))
         counts.append(len(counted[task]))
         monkeypatch.undo()
     assert counts[0] == counts[1], counts
