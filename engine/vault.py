@@ -116,6 +116,14 @@ def password_file_error(cwd: str | None = None) -> str | None:
         "ansible-playbook stops there too"
 
 
+def password_script_notes(cwd: str | None = None) -> list[str]:
+    """What a command that follows ansible-playbook's reading says of each vault password script
+    ansible runs first: whether ansible goes on is the run's to know, and playbook-ls never runs it."""
+    return [f"ansible-playbook first runs the vault password script {script}, and stops if none of its vault "
+            "password sources gives a secret: that is the run's to know (playbook-ls never runs it); this is what "
+            "it does when one does" for script in password_scripts(cwd)]
+
+
 def password_scripts(cwd: str | None = None) -> list[str]:
     """The vault password files ansible runs as scripts before it reads anything (any execute
     bit): whether they give a secret, so whether ansible goes on, is the run's to know."""

@@ -13,7 +13,7 @@ from engine.loading.resolve import Resolver
 from engine.loading.vaulted_vars import LOAD_TIME_MAGIC, first_stop
 from engine.parsing.source import SourceCache, Span
 from engine.variables.magic import RunOptions, command_line_sources, load_time_variables
-from engine.vault import password_file_error, password_scripts
+from engine.vault import password_file_error, password_script_notes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -118,10 +118,8 @@ def run_listing(args: Namespace | SimpleNamespace) -> int:
         return _error(config.errors[0], EXIT_OPTIONS)
     if (vault_error := password_file_error()) is not None:  # and its vault secrets, before it reads anything
         return _error(vault_error, EXIT_ERROR)
-    for script in password_scripts():
-        print(f"playbook-ls: note: ansible-playbook first runs the vault password script {script}, and stops if "
-              "none of its vault password sources gives a secret: that is the run's to know (playbook-ls never runs "
-              "it); this listing is what it prints when one does", file=sys.stderr)
+    for note in password_script_notes():
+        print(f"playbook-ls: note: {note}", file=sys.stderr)
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache)
     if problem:
         return _error(problem, problem.exit_code)

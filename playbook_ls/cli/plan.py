@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.inventory.data import InventoryError
     from engine.parsing.source import SourceCache
     from engine.variables.fact_cache import known_facts
+    from engine.vault import password_script_notes
     from playbook_ls.cli.vars import launch_options
 
     cache = SourceCache.for_command()
@@ -94,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
     except InventoryError as exc:  # a group_vars/host_vars file ansible would stop on, too
         print(f"playbook-ls: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    for note in password_script_notes():
+        print(f"playbook-ls: note: {note}", file=sys.stderr)
     if not args.run_inventory_code and plan.inventory.notes:  # hosts none or few: say why, as run --dry does
         for note in [*plan.inventory.notes, RUN_INVENTORY_CODE_HINT]:
             print(f"playbook-ls: note: {note}", file=sys.stderr)

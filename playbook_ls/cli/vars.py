@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.variables.include_runs import loaded_here
     from engine.variables.report import task_runs, tasks_in_order
     from engine.variables.task_variables import variables_at
+    from engine.vault import password_script_notes
 
     cache = SourceCache.for_command()
     options, problem = launch_options(args, cache)
@@ -96,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         plan = make_plan(options, cache, dynamic_inventory=args.run_inventory_code, select_tasks=False)
     except PlanError as exc:
         return _fail(str(exc), exc.exit_code)
+    for note in password_script_notes():
+        print(f"playbook-ls: note: {note}", file=sys.stderr)
     load_host_includes(plan)  # the tasks of files each host's variables name have values too
     contexts = []
     realpaths: dict[str, str] = {}

@@ -246,6 +246,11 @@ def test_a_vault_password_script_is_never_run_and_the_listing_says_the_run_decid
     captured = capsys.readouterr()
     assert "play #1 (web)" in captured.out and not marker.exists()
     assert f"ansible-playbook first runs the vault password script {script}" in captured.err
+    for command in (["plan", "-i", "hosts.ini", "site.yml"], ["vars", "-i", "hosts.ini", "site.yml", "--host", "web1"]):
+        assert main(command) == 0
+        assert f"ansible-playbook first runs the vault password script {script}" in capsys.readouterr().err
+    assert not marker.exists()
     (tmp_path / "ansible.cfg").write_text("[defaults]\nvault_password_file = plain.txt\n")
-    assert main(["list-tasks", "-i", "hosts.ini", "site.yml"]) == 0
-    assert "vault password script" not in capsys.readouterr().err
+    for command in (["list-tasks", "-i", "hosts.ini", "site.yml"], ["plan", "-i", "hosts.ini", "site.yml"]):
+        assert main(command) == 0
+        assert "vault password script" not in capsys.readouterr().err
