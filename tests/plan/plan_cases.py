@@ -5,8 +5,9 @@ whatever vars files and task files it needs, and a ``case.json``::
 
     {"description": "...", "args": ["--tags", "deploy", "-e", "x=1"], "decided": true}
 
-``args`` are ansible-playbook options (playbook-ls plan is given the same), ``inventory`` (one
-source, default ``inventory.ini``) the inventory both read; ``decided`` says
+``args`` are ansible-playbook options (playbook-ls plan is given the same), ``inventory`` (a
+source or a list of them, default ``inventory.ini``) the inventory both read, ``env`` environment
+variables both run in; ``decided`` says
 every value the conditions use is known before the run. The test-only callback in
 ``callback_plugins/`` records, with ``-c local``, each task's status per host into
 ``scenarios/NAME/expected.json`` as ``{"FILE:LINE": {HOST: [STATUS, ...]}}``.
@@ -53,7 +54,7 @@ SHARED: the outcome also rests on the other hosts succeeding (``run_once`` picks
 still running; ``any_errors_fatal`` and ``max_fail_percentage`` stop every host)."""
 
 
-def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.ini") -> Planned:
+def plan_outcomes(directory: Path, args: list[str], inventory: str | list[str] = "inventory.ini") -> Planned:
     """What ``playbook-ls plan`` says of the scenario in ``directory`` (the current directory
     must be it) given ansible-playbook's ``args``, with ansible.cfg's fact cache read."""
     from engine.flow.host_plan import plan_hosts
@@ -64,7 +65,9 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     from playbook_ls.cli.main import build_parser
     from playbook_ls.cli.vars import launch_options
 
-    options, problem = launch_options(build_parser().parse_args(["plan", "site.yml", "-i", inventory, *args]),
+    sources = [inventory] if isinstance(inventory, str) else inventory
+    options, problem = launch_options(build_parser().parse_args(
+        ["plan", "site.yml", *(part for source in sources for part in ("-i", source)), *args]),
                                       SourceCache())
     assert problem is None, problem
     plan = make_plan(options, dynamic_inventory=False)
@@ -212,16 +215,20 @@ def _compare(recorded: dict[str, Any], ours: Planned, failing_anywhere: set[str]
     return result
 
 
-def inventory_of(scenario: Path) -> str:
-    """The scenario's inventory: ``inventory.ini``, or the case's ``inventory`` (one source)."""
+def inventory_of(scenario: Path) -> list[str]:
+    """The scenario's inventory sources: ``inventory.ini``, or the case's ``inventory`` (a source
+    or a list of them, each given to both tools with ``-i`` in that order)."""
     named = case(scenario).get("inventory", "inventory.ini")
-    return str(named if isinstance(named, str) else named[0])
+    return [str(named)] if isinstance(named, str) else [str(source) for source in named]
 
 
 def ansible_outcomes(scenario: Path, tool: str) -> dict[str, Any]:
-    """Run the scenario with ansible-playbook in a scratch copy; each task's status per host."""
-    command = ["site.yml", "-i", inventory_of(scenario), *case(scenario).get("args", [])]
-    return run_with_callback(scenario, tool, CALLBACK, command, {})
+    """Run the scenario with ansible-playbook in a scratch copy, in the case's ``env`` as the
+    plan reads it; each task's status per host."""
+    spec = case(scenario)
+    sources = [part for source in inventory_of(scenario) for part in ("-i", source)]
+    return run_with_callback(scenario, tool, CALLBACK, ["site.yml", *sources, *spec.get("args", [])],
+                             spec.get("env", {}))
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ from engine.flow.host_blocks import MODULE_RESCUE
 
 def our_outcomes(scenario: Path, monkeypatch: pytest.MonkeyPatch) -> Planned:
     monkeypatch.chdir(scenario)
+    for name, value in case(scenario).get("env", {}).items():  # ansible_outcomes records in the same
+        monkeypatch.setenv(name, value)
     return plan_outcomes(scenario, case(scenario).get("args", []), inventory_of(scenario))
 
 
