@@ -209,6 +209,10 @@ class Changes:
         hosts = [host for host in hosts if self._reached(play_plan, host, task)]
         joined: dict[str, int] = {}
         added_to: dict[str, list[str]] = {}  # the hosts this run puts in each group, in turn
+        # a parent gains its new child groups, and they their hosts, in the order the hosts' results
+        # come in: where it gains two hosts it did not have, its host list is in the run's order
+        parent_had: dict[str, set[str]] = {}
+        gained: dict[str, set[str]] = {}
         added: list[str] = []
         classes = HostClasses(self.plan, play_plan, task) if task.action in GROUP_BY and len(hosts) > 1 else None
         for host in hosts:
@@ -228,6 +232,12 @@ class Changes:
                     classes.add(host, read, groups)
             for key, parents in groups or ():
                 new = host.name not in getattr(data.groups.get(key.replace(" ", "-")), "_host_names", ())
+                for parent in _parent_names(parents):
+                    if parent not in parent_had:
+                        known = data.groups.get(parent)
+                        parent_had[parent] = {h.name for h in known.get_hosts()} if known is not None else set()
+                    if host.name not in parent_had[parent]:
+                        gained.setdefault(parent, set()).add(host.name)
                 group = _group_by(key, parents, host, data)
                 joined[group] = joined.get(group, 0) + 1
                 if new:
@@ -235,6 +245,7 @@ class Changes:
         for group, block in added_to.items():
             self.blocks.setdefault(group, []).append(block)
         racy.update(group for group, count in joined.items() if count > 1)
+        racy.update(parent for parent, hosts_gained in gained.items() if len(hosts_gained) > 1)
         for group in racy:  # the task that first put hosts in it as their results came in
             self.racy_tasks.setdefault(group, task.display_name())
         return added
@@ -280,9 +291,13 @@ def _group_key(task: Task, templar: Templar) -> tuple[str, list[Any]]:
     return key, parents
 
 
+def _parent_names(parents: list[Any]) -> list[str]:
+    return [str(name).replace(" ", "-") for name in parents]
+
+
 def _group_by(key: str, parents: list[Any], host: Host, data: InventoryData) -> str:
     group = data.add_group(key.replace(" ", "-"))
-    for parent in [str(name).replace(" ", "-") for name in parents]:
+    for parent in _parent_names(parents):
         data.add_group(parent)
         data.add_child(parent, group)
     data.add_child(group, host.name)

@@ -62,6 +62,41 @@ def test_a_group_group_by_fills_names_the_task(tmp_path: Path, monkeypatch: pyte
                                "the results of task 'By tier' (group_by) came in"
 
 
+PARENTS = """\
+- hosts: grp
+  gather_facts: false
+  tasks:
+    - name: By tier
+      ansible.builtin.group_by:
+        key: "tier_{{ tier }}"
+        parents: [tiers, grp, "{{ tier }}_side"]
+    - name: probe
+      ansible.builtin.debug:
+        msg: x
+      vars:
+        tiers: "{{ groups['tiers'] }}"
+        grp: "{{ groups['grp'] }}"
+        web_side: "{{ groups['web_side'] }}"
+"""
+
+
+def test_a_parent_group_by_fills_through_two_new_children_names_the_task(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group_by's parent gains its child groups, and they their hosts, in the order the hosts'
+    results come in (the strategy's _add_group): where it gains two hosts, through two children or
+    one, their order is the run's; a parent that had the hosts already keeps its known order."""
+    (tmp_path / "site.yml").write_text(PARENTS)
+    (tmp_path / "hosts.ini").write_text("[grp]\na tier=web\nb tier=web\nc tier=db\n")
+    (tmp_path / "case.json").write_text(json.dumps({"inventory": ["hosts.ini"]}))
+    monkeypatch.chdir(tmp_path)
+    values = values_at(tmp_path, "site.yml:9", "a", 0, ["tiers", "grp", "web_side"])
+    assert values["tiers"] == "unknown: not known before the run: the hosts of group 'tiers' in the order " \
+                              "the results of task 'By tier' (group_by) came in"
+    assert values["grp"] == ["a", "b", "c"]
+    assert values["web_side"] == "unknown: not known before the run: the hosts of group 'web_side' in the " \
+                                 "order the results of task 'By tier' (group_by) came in"
+
+
 READS = """\
 - hosts: grp
   gather_facts: false
