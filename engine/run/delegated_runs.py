@@ -18,6 +18,7 @@ from engine.run.delegation import (
     delegate_host_vars,
     delegate_to,
     delegated_vars,
+    delegation_failure,
     delegation_of,
 )
 from engine.run.local import LOCAL_NAMES, delegated_address, is_local
@@ -34,7 +35,7 @@ class DelegatedRuns:
     strategy stores none of a failed result's, so they are restored (a host a loop item delegates
     to with ``delegate_facts`` is added when the item names it)."""
 
-    def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
+    def _delegation(self, task: Task, templar: Templar) -> tuple[str, dict[str, Any] | None, bool] | None:
         return delegation_of(task, templar, _has_loop(task))
 
     def _delegate_is_local(self, name: str) -> bool:
@@ -66,7 +67,7 @@ class DelegatedRuns:
         return found
 
     def _delegated_action(self, task: Task, run: HostRun, templar: Templar, step: Step,
-                          delegation: tuple[str, str | None, bool] | None, once: bool,
+                          delegation: tuple[str, dict[str, Any] | None, bool] | None, once: bool,
                           connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The action, run for ``run``'s host on the delegated one: facts go to the delegated
         host with ``delegate_facts``, to the whole batch with ``run_once``. A host delegated to
@@ -78,12 +79,12 @@ class DelegatedRuns:
                 try:
                     name = delegate_to(task, templar)
                 except (TemplateFailure, DelegationError) as exc:
-                    return failed_result(str(exc))
+                    return delegation_failure(task, exc)
                 if name and not self._delegate_is_local(name):
                     return failed_result(f"playbook-ls's engine only runs on the local machine; '{name}' is not "
                                          "local. Run with --engine ansible to reach it.")
             elif error is not None:
-                return failed_result(error)
+                return dict(error)
         if name and "ansible_delegated_vars" not in templar.raw:  # the task's variables name the
             # delegated host's (get_delegated_vars_and_hostname), a loop item's when it names it
             delegated = self._delegated_host_vars(task, run, name)

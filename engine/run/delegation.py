@@ -42,6 +42,15 @@ def delegate_to(task: Task, templar: Templar) -> str | None:
     return str(value)
 
 
+def written_delegate_to(task: Task) -> str | None:
+    """``delegate_to`` as written (ansible labels a loop's own result with it: only the copy of
+    the task each item runs with templates it)."""
+    from engine.run.task_runner import keyword
+
+    raw = keyword(task, "delegate_to")
+    return None if raw is None else str(raw)
+
+
 def delegate_facts(task: Task, templar: Templar) -> bool:
     from engine.run.task_runner import keyword, truth
 
@@ -68,8 +77,8 @@ def delegated_vars(name: str, host_vars: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
-def delegation_of(task: Task, templar: Templar, has_loop: bool) -> tuple[str, str | None, bool] | None:
-    """(delegated host, error, per item) for a delegated task: the host templated with the
+def delegation_of(task: Task, templar: Templar, has_loop: bool) -> tuple[str, dict[str, Any] | None, bool] | None:
+    """(delegated host, failed result, per item) for a delegated task: the host templated with the
     host's variables, or per loop item when it needs the item; None when not delegated."""
     from engine.run.task_runner import keyword
 
@@ -77,11 +86,30 @@ def delegation_of(task: Task, templar: Templar, has_loop: bool) -> tuple[str, st
         return None
     try:
         name = delegate_to(task, templar)
-    except DelegationError as exc:
-        return "", str(exc), False
-    except TemplateFailure as exc:
-        return ("", None, True) if has_loop else ("", str(exc), False)
+    except (DelegationError, TemplateFailure) as exc:
+        if has_loop and not isinstance(exc, DelegationError):
+            return "", None, True
+        return "", delegation_failure(task, exc), False
     return (name, None, False) if name else None
+
+
+def delegation_failure(task: Task, exc: Exception) -> dict[str, Any]:
+    """The failed result of a ``delegate_to`` that does not give a host: raised out of
+    ``TaskExecutor._calculate_delegate_to`` before the task's delegate_to is replaced, so the
+    callback labels the host with the keyword as written; the error is chained to the keyword's
+    value (or to the variable a template error comes from)."""
+    from engine.run.error_block import CONTEXT_KEY, ERROR_KEY, Event
+    from engine.run.task_runner import keyword
+    from engine.templating.errors import undefined_cause, value_origin
+
+    raw = keyword(task, "delegate_to")
+    span = (getattr(task.data, "value_spans", None) or {}).get("delegate_to")
+    result = {"failed": True, "changed": False, "msg": f"Task failed: {exc}", CONTEXT_KEY: "task",
+              DELEGATED: {"ansible_delegated_host": str(raw)}}
+    if isinstance(exc, TemplateFailure):  # an empty name is the task's own error, at the task
+        origin = value_origin(exc) if undefined_cause(exc) else None
+        result[ERROR_KEY] = [Event(str(exc), origin or span)]
+    return result
 
 
 def delegate_host_vars(inventory: Inventory, name: str) -> dict[str, Any]:

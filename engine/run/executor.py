@@ -25,6 +25,7 @@ from engine.run.async_jobs import Jobs
 from engine.run.callback import Callback, Outcome
 from engine.run.censoring import no_log, shown_no_log
 from engine.run.delegated_runs import DelegatedRuns
+from engine.run.delegation import written_delegate_to
 from engine.run.error_block import condition_span, problem_text
 from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
@@ -577,7 +578,9 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         missing = result.pop(MISSING_INCLUDE, None)
         self.callback.result(title, host.name, task.action, result, step.outcome, looped,
                              is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
-                             retry_name=plain_name(task, title), delegated=target, no_log=shown_no_log(hidden, result),
+                             retry_name=plain_name(task, title), no_log=shown_no_log(hidden, result),
+                             # a loop's own result names the task's delegate_to as written: each item templates it
+                             delegated=written_delegate_to(task) if looped else target,
                              task=task, counted=missing is None, diff=templated_diff(task, templar))
         if notifying and looped:
             self.handlers.notify_result(task, host.name, result, True, templar, self.callback.warning)
