@@ -176,7 +176,8 @@ class RoleLoader:
         frame.span = getattr(ds, "span", span)
         params = {k: v for k, v in ds.items() if k not in kw.ROLE_ENTRY_KEYWORDS}
         role_basedir = os.path.dirname(parent.path) if parent and parent.path else None
-        instance = self.locate(name, name_span, ctx, via, role_basedir, ctx.collections)
+        instance = self.locate(name, name_span, ctx, via, role_basedir, ctx.collections,
+                               origin=getattr(entry, "span", None) if isinstance(entry, dict) else span)
         if instance is None:
             return []
         instance.params, instance.parent = params, parent
@@ -260,7 +261,8 @@ class RoleLoader:
         from_files = {sub: str(r.render_static(value, variables, span, exit_code=EXIT_ERROR))
                       for sub, value in from_files.items()}
         frame = r.frame("import_role", f"import_role {name}", ds, ctx.variables)
-        instance = self.locate(name, span, ctx, "import_role", None, task_collections(ds, ctx))
+        instance = self.locate(name, span, ctx, "import_role", None, task_collections(ds, ctx),
+                               origin=(getattr(ds.get(action), "value_spans", None) or {}).get("name", span))
         if instance is None:
             return []
         instance.from_files, instance.parent, instance.public = from_files, ctx.role, args.get("public")
@@ -269,8 +271,10 @@ class RoleLoader:
 
     # -- lookup and compile -----------------------------------------------------------------
     def locate(self, name: str, span: Span | None, ctx: Ctx, via: str, role_basedir: str | None,
-                collections: tuple[str, ...]) -> RoleInstance | None:
-        """``RoleDefinition._load_role_path``: in the collections searched first, then roles_path."""
+                collections: tuple[str, ...], origin: Span | None = None) -> RoleInstance | None:
+        """``RoleDefinition._load_role_path``: in the collections searched first, then roles_path.
+        ``origin``: where ansible's error for a role not found points (the definition it loads: a
+        ``roles:`` entry, an import's role name), when the listing's own ``span`` is elsewhere."""
         r = self.resolver
         if collections or is_fqcr(name):
             found = r.collections.find_role(name, collections)
@@ -288,8 +292,9 @@ class RoleLoader:
                 "Install the collection (ansible-galaxy collection install), check its collections_path, "
                 "or check the name." if is_fqcr(name) else
                 "Create the role there, fix its name, or add its directory to roles_path.")
-            r.problem("unresolved-role", f"the role '{name}' was not found in {':'.join([*collections, *searched])}",
-                      span, hint, exit_code=EXIT_ERROR, requirement=requirement)
+            message = f"the role '{name}' was not found in {':'.join([*collections, *searched])}"
+            r.problem("unresolved-role", message, span, hint, exit_code=EXIT_ERROR, requirement=requirement,
+                      chain=((message, origin, None),) if origin is not None else ())
             return None
         display = os.path.basename(name) if not any(
             paths.exists(os.path.join(p, name)) for p in searched) else name
