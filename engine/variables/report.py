@@ -454,7 +454,7 @@ def include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task, 
     return templar_at(plan, play_plan, host, task, occurrence, None)
 
 
-def _item_loads(templar: Any, include: Task) -> bool:
+def item_loads(templar: Any, include: Task) -> bool:
     """Whether an item of a looped include loads its file on the host (``templar``: the host's at
     the include, with the item): not where its ``when`` is false; unknown conditions may load it."""
     for condition in include.effective_when():
@@ -488,7 +488,7 @@ def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, 
             scopes = loop_scopes(include, templar)
             if not isinstance(scopes, list):
                 return None
-            return [(frozen(scope), _item_loads(templar.child(dict(scope)), include)) for scope in scopes]
+            return [(frozen(scope), item_loads(templar.child(dict(scope)), include)) for scope in scopes]
 
         return kept_item_keys(plan, play_plan, of, include, made)
 

@@ -1,7 +1,8 @@
 """A looping include whose file (include_tasks) or role (include_role) each item names, recorded
 from ansible-playbook: the items and the files they name are known before the run, so each item's
-file could be followed item by item. Not followed yet: the included files' values are unknown and
-the plan lists an include_role's tasks nowhere (issue 44, looping includes named per item)."""
+file is followed item by item (engine.variables.item_files), nested ones too: a looping include in
+a file an outer item names, looping over that item's list and reading both loop variables, its
+own file named from its item and the outer one's."""
 
 from __future__ import annotations
 
@@ -10,17 +11,20 @@ from pathlib import Path
 import pytest
 from var_values import measure, plan_against_recording
 
-PROJECT = Path(__file__).resolve().parent / "per_item_includes" / "per_item_files"
+HERE = Path(__file__).resolve().parent / "per_item_includes"
+PROJECTS = {"per_item_files": 4, "nested_item_files": 23, "inner_named_item_files": 23}
+"""Each project and the values its probes print."""
 
 
-@pytest.mark.xfail(strict=True, reason="a looping include named per item is not followed item by item yet")
-def test_values() -> None:
-    compared, wrong = measure(PROJECT, as_written=True)
-    assert compared == 4
+@pytest.mark.parametrize("name", sorted(PROJECTS))
+def test_values(name: str) -> None:
+    compared, wrong = measure(HERE / name, as_written=True)
+    assert compared == PROJECTS[name]
     assert wrong == []
 
 
-@pytest.mark.xfail(strict=True, reason="a looping include_role named per item: its tasks are not planned yet")
-def test_plan(monkeypatch: pytest.MonkeyPatch) -> None:
-    result = plan_against_recording(PROJECT, "inventory.ini", monkeypatch)
+@pytest.mark.parametrize("name", sorted(PROJECTS))
+def test_plan(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = plan_against_recording(HERE / name, "inventory.ini", monkeypatch)
     assert result.wrong == []
+    assert result.decided == result.compared
