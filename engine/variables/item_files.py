@@ -35,6 +35,10 @@ class ItemCopy:
     hosts: list[str] = field(default_factory=list)
 
 
+MAX_ITEMS = 100
+"""Items of a looping include whose files are loaded one copy per item; a longer loop is left to
+the run (each copy's tasks join the play's order, which every host's walk reads)."""
+
 Loads = list[tuple[int, str, list[Any], list[Any]]]
 """What one host's items load: each item's place, the file it names, its blocks and handlers."""
 
@@ -101,6 +105,8 @@ def _host_loads(include: Task, templar: Templar, play_plan: PlayPlan, loader: An
         return []
     if not isinstance(scopes, list):
         return scopes or "its loop's items, which only the run knows"
+    if len(scopes) > MAX_ITEMS:
+        return f"each of the {len(scopes)} items of its loop, which playbook-ls follows up to {MAX_ITEMS} items"
     found: Loads = []
     for index, scope in enumerate(scopes):
         at_item = templar.child(dict(scope))
