@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 
 from engine.loading.model import Play, RoleInstance, Task
 from engine.values import RunOrdered
+from engine.variables.layer import RuntimeValue
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -115,14 +116,24 @@ def connection_layer(host: Host, task: Task | None,
     from engine.variables.layer import Layer
 
     data = task.data if task is not None and isinstance(task.data, Mapping) else None
-    if data is None:
+    if data is None or task is None:
         return []
     if data.get("delegate_to") is not None:
-        return [delegated_layer(data["delegate_to"], delegate_names or (lambda _name: None))]
+        layer = delegated_layer(data["delegate_to"], delegate_names or (lambda _name: None))
+        return [Layer(layer.level, layer.label, {"ansible_connection": _CONNECTION, **layer.values})]
+    keyword = task.effective("connection")
+    connection = keyword.value if keyword is not None and not isinstance(keyword, list) else _CONNECTION
     return [Layer("play context", "the task's connection (the host's name as its address)",
-                  {"ansible_host": host.name, "ansible_ssh_host": "{{ ansible_host }}"})]
+                  {"ansible_host": host.name, "ansible_ssh_host": "{{ ansible_host }}",
+                   "ansible_connection": connection})]
 
 
+_CONNECTION = RuntimeValue("the connection plugin's name, which ansible-playbook's -c (or ansible.cfg's transport) "
+                           "gives the play context", defined=True)
+
+
+_LOCALHOST = ("127.0.0.1", "localhost", "::1")
+"""``C.LOCALHOST``: the names ``InventoryManager.get_host`` answers with the implicit localhost."""
 _WHOLE_EXPRESSION = re.compile(r"^\{\{(?P<expression>(?:(?!\{\{|\}\}|\{%|\{#).)*)\}\}$", re.DOTALL)
 _ADDRESS = "{h}.ansible_ssh_host | default({h}.ansible_host | default({d}))"
 
@@ -140,7 +151,7 @@ def delegated_layer(delegate: Any, names_of: Callable[[str | None], frozenset[st
     defines one (whether the delegate does is then the run's: hostvars of a name it lacks is
     unknown); one of text and templates mixed is the run's."""
     from engine.templating.load_time import is_template
-    from engine.variables.layer import Layer, RuntimeValue
+    from engine.variables.layer import Layer
 
     label = "the delegated task's connection"
     if not isinstance(delegate, str) or not delegate:
@@ -148,10 +159,15 @@ def delegated_layer(delegate: Any, names_of: Callable[[str | None], frozenset[st
     if not is_template(delegate):
         defined = names_of(delegate)
         if defined is None:  # a host of that name made for the task: its name is its address
-            return Layer("play context", label, {"ansible_host": delegate, "ansible_ssh_host": delegate})
+            values = {"ansible_host": delegate, "ansible_ssh_host": delegate}
+            if delegate in _LOCALHOST:  # the implicit localhost: its connection is local
+                values["ansible_connection"] = "local"
+            return Layer("play context", label, values)
         host = f"hostvars[{delegate!r}]"
         address = "{{ " + _ADDRESS.format(h=host, d=repr(delegate)) + " }}"
         values: dict[str, Any] = {"ansible_host": address, "ansible_ssh_host": address}
+        if "ansible_connection" in defined:
+            values["ansible_connection"] = "{{ " + f"{host}.ansible_connection" + " }}"
         for pair in (("ansible_ssh_port", "ansible_port"), ("ansible_ssh_user", "ansible_user")):
             own = next((name for name in pair if name in defined), None)
             if own is not None:
