@@ -47,9 +47,9 @@ def item_copies(
     plan: Plan, play_plan: PlayPlan, include: Task, hosts: Iterable[Host], loader: Any
 ) -> tuple[list[ItemCopy], dict[str, str]]:
     """The copies ``include`` loads on those of ``hosts`` that load it, in item order, and the hosts
-    whose items or files only the run knows, with why. Hosts whose variables answer what the first host's items and file
-    names read alike load what it loaded (engine.variables.change_classes), without their variables
-    at the include being worked out again."""
+    whose items or files only the run knows, with why. Hosts whose variables answer what the first
+    host's items and file names read alike load what it loaded (engine.variables.change_classes),
+    without their variables at the include being worked out again."""
     from engine.templating.read_names import names_recorded
     from engine.variables.change_classes import HostClasses
     from engine.variables.play_order import play_order
