@@ -7,7 +7,8 @@ taken class by class as a ``group_by``'s are (engine.variables.change_classes): 
 variables answer the names the first host's arguments read alike loads what that host loaded,
 without its variables at the include being worked out again (a fleet's hosts x includes). A host
 whose arguments only the run knows, or whose file does not load, is worked out on its own (the
-reason names its own values).
+reason names its own values). A looping one loads the file each item names, item by item, a copy
+per item (engine.variables.item_files).
 """
 
 from __future__ import annotations
@@ -78,10 +79,9 @@ class RuntimeIncludes:
     @staticmethod
     def follows(task: Task) -> bool:
         """Whether ``task`` is an include the static model left without its tasks, which the
-        plan loads per host (an ``include_tasks`` with a loop: the files its target may name)."""
+        plan loads per host (with a loop: the file or role each item names, item by item)."""
         return task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and not task.children and \
-            task.include_target is not None and isinstance(task.args, Mapping) and \
-            (loop_of(task) is None or task.action in kw.INCLUDE_TASKS)
+            task.include_target is not None and isinstance(task.args, Mapping)
 
     def expand(self, include: Task, outcomes: Mapping[str, HostOutcome], includers: list[Task],
                where: str) -> tuple[list[Loaded], dict[str, HostOutcome]]:
@@ -100,9 +100,7 @@ class RuntimeIncludes:
         if len(includers) >= MAX_DEPTH:
             return [], _too_deep(include, includers, outcomes)
         if loop_of(include) is not None:  # the load left it: its items name its file (with what the host sees)
-            unknown = {name: "each item of its loop, with the host's values, which the plan does not follow"
-                       for name, outcome in outcomes.items() if outcome.outcome in (RUNS, DEPENDS)}
-            loaded = self._could_load(include, includers, outcomes, unknown, set(), where)
+            loaded = self._per_item(include, includers, outcomes, where)
             _known_includers(self.play_plan.play, loaded)
             return loaded, {}
         groups: dict[int, tuple[list[Block], list[str], str, list[Task]]] = {}
@@ -169,6 +167,40 @@ class RuntimeIncludes:
             loaded += self._could_load(include, includers, outcomes, unknown, set(targets.values()), where)
         _known_includers(self.play_plan.play, loaded)
         return loaded, failing
+
+    def _per_item(self, include: Task, includers: list[Task], outcomes: Mapping[str, HostOutcome],
+                  where: str) -> list[Loaded]:
+        """The tasks of the file each item of a looping include names, a copy per item
+        (engine.variables.item_files) run at that item by the hosts whose item names it; on the
+        hosts whose items or files only the run knows, those of each file it could name."""
+        from engine.flow.notify import with_includers
+        from engine.variables.item_files import item_copies
+        from engine.variables.report import add_loaded_tasks
+
+        hosts = {host.name: host for host in self.play_plan.hosts}
+        running = [hosts[name] for name, outcome in outcomes.items()
+                   if outcome.outcome in (RUNS, DEPENDS) and name in hosts]
+        copies, unknown = item_copies(self.plan, self.play_plan, include, running, self.loader)
+        loaded: list[Loaded] = []
+        for copy in copies:
+            members = set(copy.hosts)
+            fixed = {name: HostOutcome(DEPENDS, f"the include at {where} names its file per item from {unknown[name]}")
+                     if name in unknown else
+                     HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} does not load "
+                                          f"{copy.target} at item {copy.index + 1} here", True)
+                     for name in outcomes if name not in members}
+            maybe = {name: HostOutcome(DEPENDS, f"runs only if the include at {where} runs on this host "
+                                                f"(it loads {copy.target} at item {copy.index + 1} there)")
+                     for name in members if outcomes[name].outcome == DEPENDS}
+            tasks = list(with_includers(copy.blocks, [*includers, include]))
+            loaded += [Loaded(task, outer, fixed, maybe) for task, outer in tasks]
+            self.handlers += copy.handlers
+        for copy in reversed(copies):  # each is placed right after the include: the first item's first
+            add_loaded_tasks(self.play_plan.play, include, list(with_includers(copy.blocks, [*includers, include])),
+                             copy.hosts)
+        if unknown:
+            loaded += self._could_load(include, includers, outcomes, unknown, {copy.target for copy in copies}, where)
+        return loaded
 
     def _could_load(self, include: Task, includers: list[Task], outcomes: Mapping[str, HostOutcome],
                     unknown: Mapping[str, str], loaded: set[str], where: str) -> list[Loaded]:

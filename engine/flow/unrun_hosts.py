@@ -84,3 +84,18 @@ def maybe_in_play(play_plan: Any, planned: Any, failed: dict[str, tuple[str, boo
         if host in failed and host not in before and failed[host][1]:
             failed[host] = (failed[host][0], False)
     return planned
+
+
+def more_hosts(data: InventoryData, pattern: Any, sources: list[UnrunSource]) -> str | None:
+    """Why a play on ``pattern`` may run on hosts only a source not run knows (a script, a plugin:
+    it may add hosts of its own, in any group, ``all`` and ``ungrouped`` too), which no host list
+    read names; None where none may: no such source, or a pattern naming only hosts read."""
+    from engine.inventory.patterns import split_host_pattern
+
+    adding = next((unrun for unrun in sources if unrun.any_name and unrun.hosts is None), None)
+    if adding is None or not pattern:
+        return None
+    terms = [str(term) for term in split_host_pattern(pattern)]
+    if all(term.startswith(("!", "&")) or data.get_host(term) is not None for term in terms):
+        return None
+    return f"the play's hosts: {adding.reason} may add hosts of its own"

@@ -98,8 +98,11 @@ class IncludeLoader:
         if self._round is not None:
             self._round.clear()
 
-    def load(self, task: Task, templar: Templar, play: Play) -> tuple[list[Block], dict[str, Any]]:
-        """The blocks ``task`` includes for this host, and the include's own result."""
+    def load(self, task: Task, templar: Templar, play: Play, item: int | None = None) -> tuple[list[Block],
+                                                                                               dict[str, Any]]:
+        """The blocks ``task`` includes for this host, and the include's own result; ``item``: the
+        item of the include's loop they are loaded for alone (each item names its own file), their
+        frames then saying so (``Frame.item_index``), a copy of their own."""
         from engine.loading.context import Ctx
 
         depth = self.depth.get(id(task), 0)
@@ -123,11 +126,15 @@ class IncludeLoader:
             params["ansible_loop"] = readable["ansible_loop"]
         ctx = Ctx(chain=tuple(task.chain[:-1]), basedir=play.basedir, variables=readable, role=task.role,
                   handler=task.handler, dynamic=True)
+        if item is not None:
+            frame = Frame("loop_item", f"item {item} of {task.action}", task.span)
+            frame.item_index = item
+            ctx = ctx.push(frame)
         self.handlers = []
         if task.action in kw.INCLUDE_ROLE:
-            blocks, result = self._include_role(task, templar, ctx, params)
+            blocks, result = self._include_role(task, templar, ctx, params, item)
         else:
-            blocks, result = self._include_tasks(task, templar, ctx, params)
+            blocks, result = self._include_tasks(task, templar, ctx, params, item)
         for block in blocks:
             for child in block.tasks():
                 self.params[id(child)] = params
@@ -158,8 +165,8 @@ class IncludeLoader:
         if fatal:
             raise TemplateFailure(str(fatal[0]))
 
-    def _include_tasks(self, task: Task, templar: Templar, ctx: Any,
-                       params: dict[str, Any]) -> tuple[list[Block], dict[str, Any]]:
+    def _include_tasks(self, task: Task, templar: Templar, ctx: Any, params: dict[str, Any],
+                       item: int | None = None) -> tuple[list[Block], dict[str, Any]]:
         from engine.loading import paths
 
         raw = task.args.get("_raw_params", task.args.get("file"))
@@ -178,7 +185,7 @@ class IncludeLoader:
             # IncludedFile.process_include_results: every search ends in the loader's path_dwim
             raise MissingInclude(target, os.path.normpath(os.path.join(ctx.basedir, os.path.expanduser(target))))
         path = os.path.normpath(path)
-        key = (id(task), path, repr(sorted(params.items(), key=str)))
+        key = (id(task), path, repr(sorted(params.items(), key=str)), item)
         if key not in self._loaded:
             data = self.resolver.load_yaml(path, task.span)
             if data is None:
@@ -194,8 +201,8 @@ class IncludeLoader:
         self.announce.append(path)
         return self._loaded[key], {"changed": False, "include": target, "include_args": dict(task.args)}
 
-    def _include_role(self, task: Task, templar: Templar, ctx: Any,
-                      params: dict[str, Any]) -> tuple[list[Block], dict[str, Any]]:
+    def _include_role(self, task: Task, templar: Templar, ctx: Any, params: dict[str, Any],
+                      item: int | None = None) -> tuple[list[Block], dict[str, Any]]:
         args = templar.template({k: v for k, v in task.args.items() if k != "apply"})
         name = args.get("name", args.get("role"))
         if not name:
@@ -208,7 +215,7 @@ class IncludeLoader:
         own = {k: v for k, v in args.items() if k in _FROM_ARGS}
         first = own if self._round is None else self._round.setdefault(same, own)
         args = {**{k: v for k, v in args.items() if k not in _FROM_ARGS}, **first}
-        key = (*same, repr(sorted(first.items(), key=str)))
+        key = (*same, repr(sorted(first.items(), key=str)), item)
         if key not in self._loaded:
             before = len(self.resolver.problems)
             instance = self.resolver.roles.locate(str(name), task.span, ctx, "include_role", None,

@@ -78,7 +78,8 @@ class Frame:
     templated tags.
     """
 
-    __slots__ = ("kind", "label", "span", "keywords", "keyword_spans", "tag_values", "tag_error", "templated_name")
+    __slots__ = ("kind", "label", "span", "keywords", "keyword_spans", "tag_values", "tag_error", "templated_name",
+                 "item_index")
 
     def __init__(self, kind: str, label: str, span: Span | None) -> None:
         self.kind, self.label, self.span = kind, label, span
@@ -89,6 +90,9 @@ class Frame:
         self.templated_name: tuple[str, Span | None] | None = None
         """A block's ``name`` holding a template, and where: ansible templates it before each task
         directly in the block runs (``Task.post_validate`` validates the task's parent block)."""
+        self.item_index: int | None = None
+        """A ``loop_item`` frame's item of its looping include, where the file was loaded for that
+        item alone (each item names its own file); None: told by the frames' order."""
 
     def __repr__(self) -> str:
         return f"Frame({self.kind!r}, {self.label!r})"

@@ -29,11 +29,10 @@ HOSTS_ASKED = 50
 
 
 def unloaded_include(task: Task) -> bool:
-    """An include the static model left without its tasks because its target is the host's (an
-    ``include_tasks`` with a loop: each item may name a file, with the host's values)."""
+    """An include the static model left without its tasks because its target is the host's (with
+    a loop: each item may name a file or role, with the host's values)."""
     return task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and not task.children and \
-        task.include_target is not None and isinstance(task.args, Mapping) and \
-        (loop_of(task) is None or task.action in kw.INCLUDE_TASKS)
+        task.include_target is not None and isinstance(task.args, Mapping)
 
 
 def load_host_includes(plan: Plan) -> None:
@@ -99,14 +98,15 @@ def plan_removals(plan: Plan) -> None:
 def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_at: Any) -> None:
     from engine.flow.role_from_files import mark_run_from, merged_from_files, tasks_differ, why_merged
 
+    outer = [*play_order(play_plan.play).includers.get(id(include), []), include]
+    if loop_of(include) is not None:  # each item names a file of its own
+        _load_items(plan, play_plan, include, loader, outer)
+        return
     groups: dict[int, tuple[list[Any], list[str]]] = {}
     args: dict[str, Any] = {}
     named_by_run: list[str] = []  # the hosts whose file only the run names
-    looped = loop_of(include) is not None
-    for host in play_plan.hosts if looped else play_plan.hosts[:HOSTS_ASKED]:
+    for host in play_plan.hosts[:HOSTS_ASKED]:
         try:
-            if looped:  # each item names a file of its own: which, on this host, the values leave to the run
-                raise RunTimeOnly("each item of its loop names a file, with the host's values")
             blocks, result = loader.load(include, templar_at(plan, play_plan, host, include), play_plan.play)
         except TemplateFailure as exc:  # a file only the run names, or none: nothing to load for this host
             if cause_of(exc, RunTimeOnly) is None:  # none: the host fails there (_may_remove_hosts)
@@ -117,7 +117,6 @@ def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_a
         groups.setdefault(id(blocks), (blocks, []))[1].append(host.name)
         args[host.name] = result.get("include_args", {})
     merged = merged_from_files(include, args)
-    outer = [*play_order(play_plan.play).includers.get(id(include), []), include]
     for blocks, hosts in groups.values():
         loaded = list(with_includers(blocks, outer))
         if hosts[0] in merged:  # any of the hosts merged may run this copy, with files only the run picks
@@ -128,6 +127,19 @@ def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_a
         add_loaded_tasks(play_plan.play, include, loaded, hosts)
     if named_by_run:
         could_load(play_plan, include, loader, named_by_run, outer)
+
+
+def _load_items(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, outer: list[Task]) -> None:
+    """A looping include's copies, each item's file for the hosts whose item names it
+    (engine.variables.item_files), in item order after the include; the files it could name on
+    the hosts whose items or files only the run knows."""
+    from engine.variables.item_files import item_copies
+
+    copies, unknown = item_copies(plan, play_plan, include, play_plan.hosts, loader)
+    for copy in reversed(copies):  # each is placed right after the include: the first item's first
+        add_loaded_tasks(play_plan.play, include, list(with_includers(copy.blocks, outer)), copy.hosts)
+    if unknown:
+        could_load(play_plan, include, loader, list(unknown), outer, {copy.target for copy in copies})
 
 
 _ENDS = frozenset({"end_host", "end_batch", "end_play"})

@@ -36,7 +36,7 @@ from engine.variables.host_facts import facts_layer, gathered_since, plays_befor
 from engine.variables.host_failures import BlockFailures
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
-from engine.variables.loop_vars import item_runs
+from engine.variables.loop_vars import item_runs, run_place
 from engine.variables.once_runner import agreed, handler_runner, once_candidates
 from engine.variables.setters import ends_host_task as _ends_host_task
 from engine.variables.setters import ends_in_batch, host_names, play_enders, side_by_side
@@ -330,6 +330,7 @@ class Follower(BlockFailures):
         found: list[tuple[int, Effects]] = []
         runs: list[tuple[int, ...]] = [()]
         includers = self.order_of(play_plan.play).looping(task)
+        order: list[int] | None = None
         unordered: Callable[[str], bool] | None = None  # the names its runs set from what the ones before set
         if includers and member:
             order = self.item_order(self.plan, play_plan, host, task, includers[0])
@@ -350,7 +351,14 @@ class Follower(BlockFailures):
         first_of = None if task.handler else lambda batch: self._once_runner(play_plan, host, task, 0, batch)[0]
         others = once_candidates(self.plan, play_plan, runner, host, first_of) \
             if runs_once(task) and play_plan.hosts else None
-        for rank, run in enumerate(runs if member else []):
+        places = self.order_of(play_plan.play)
+
+        def rank_of(number: int) -> int:  # where the run comes, among those of the other tasks of its include
+            return run_place(places, task, includers, order, runs[number], number) if number < len(runs) and \
+                includers and member and order else number
+
+        for number, run in enumerate(runs if member else []):
+            rank = rank_of(number)
             ran = self._ran_at_item(play_plan, host, task, run) if includers else True
             if ran is True:  # a task of a file only the run names here: what it sets, the run's
                 ran = self.order_of(play_plan.play).named_by_run(task, host.name) or True
@@ -372,7 +380,8 @@ class Follower(BlockFailures):
             elif own.delegated_each is not None and own.facts:  # its register stays with the host
                 found.append((rank, Effects(facts=own.facts)))
         if data.get("delegate_facts"):
-            found += [(max(len(runs) - 1, 0), given) for given in self._delegated_to(play_plan, host, task, reader)]
+            found += [(rank_of(max(len(runs) - 1, 0)), given)
+                      for given in self._delegated_to(play_plan, host, task, reader)]
         return found
 
     def _before_stop(self, play_plan: PlayPlan, host: Host, task: Task, includers: list[Task], order: list[int],

@@ -92,10 +92,15 @@ def loop_names(task: Task) -> list[str]:
 
 def copy_items(task: Task, loops: list[Task]) -> list[int | None]:
     """For each looped include around ``task``: the item whose copy of the included file ``task``
-    is in, when the loader loaded the file once per item of a loop written out (None: one copy
-    for every item)."""
+    is in, when the loader loaded the file once per item of a loop written out, or for one item
+    whose own file it is (None: one copy for every item)."""
     found: list[int | None] = []
     for include in loops:
+        own = next((frame.item_index for frame in task.chain if frame.kind == "loop_item" and
+                    frame.span == include.span and frame.item_index is not None), None)
+        if own is not None:  # loaded for that item alone (engine.variables.item_files)
+            found.append(own)
+            continue
         frames: list[int] = []  # the include's per-item frames, in item order
         for block in include.children:
             for loaded in block.tasks():
@@ -165,3 +170,19 @@ def inner_item_runs(templar_at: Any, loops: list[Task], runs: list[tuple[int, ..
             deeper += [(*run, index) for index in range(len(scopes)) if own[position] in (None, index)]
         runs = deeper
     return runs
+
+
+def run_place(play_order: Any, task: Task, loops: list[Task], order: list[int], run: tuple[int, ...],
+              fallback: int) -> int:
+    """Where the ``run`` of ``task`` (its items of the looping includes ``loops`` around it,
+    outermost first; ``order``: the outermost one's items in the host's run order) comes in the
+    host's run, as a number comparable with the runs of every other task under the outermost
+    include, whichever copy of a file holds it: the outer item's place, then where in that item's
+    file the task is (or the inner include it is under), then the inner item's. ``fallback``
+    where an item's place only the run knows (a task placed twice: its first place)."""
+    if not run or any(index < 0 for index in run) or run[0] not in order:
+        return fallback
+    size = len(play_order.tasks) + 1
+    under = loops[1] if len(loops) > 1 and len(run) > 1 else task
+    positions = play_order.positions.get(id(under)) or [0]
+    return (order.index(run[0]) * size + positions[0]) * size + (run[1] + 1 if under is not task else 0)

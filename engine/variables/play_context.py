@@ -3,10 +3,12 @@ the variables ansible derives from them (role names, a role's own, a task's envi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 
 from engine.loading.model import Play, RoleInstance, Task
 from engine.values import RunOrdered
+from engine.variables.layer import RuntimeValue
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -103,21 +105,85 @@ def namespace_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
             for key, value in facts.items()}
 
 
-def connection_layer(host: Host, task: Task | None) -> list[Layer]:
+def connection_layer(host: Host, task: Task | None,
+                     delegate_names: Callable[[str | None], frozenset[str] | None] | None = None) -> list[Layer]:
     """What a task's templates see of its connection where nothing defines it: the task executor
     adds the play context's address (``PlayContext.update_vars``: ``remote_addr``, ``ansible_host``
     or else the host's name) under ``ansible_host`` and ``ansible_ssh_host``, below every level;
-    ``hostvars`` has none of it. A delegated task's is the delegate's connection's (its
-    ``update_vars``), which playbook-ls does not follow: the address is the run's, never the host's."""
-    from engine.variables.layer import Layer, RuntimeValue
+    ``hostvars`` has none of it. A delegated task's is the delegate's (:func:`delegated_layer`);
+    ``delegate_names``: the names the inventory levels of an inventory host define (None: no
+    inventory host of that name; asked of None, those any inventory host defines)."""
+    from engine.variables.layer import Layer
 
     data = task.data if task is not None and isinstance(task.data, Mapping) else None
-    if data is None:
+    if data is None or task is None:
         return []
     if data.get("delegate_to") is not None:
+        layer = delegated_layer(data["delegate_to"], delegate_names or (lambda _name: None))
+        return [Layer(layer.level, layer.label, {"ansible_connection": _CONNECTION, **layer.values})]
+    keyword = task.effective("connection")
+    connection = keyword.value if keyword is not None and not isinstance(keyword, list) else _CONNECTION
+    return [Layer("play context", "the task's connection (the host's name as its address)",
+                  {"ansible_host": host.name, "ansible_ssh_host": "{{ ansible_host }}",
+                   "ansible_connection": connection})]
+
+
+_CONNECTION = RuntimeValue("the connection plugin's name, which ansible-playbook's -c (or ansible.cfg's transport) "
+                           "gives the play context", defined=True)
+
+
+_LOCALHOST = ("127.0.0.1", "localhost", "::1")
+"""``C.LOCALHOST``: the names ``InventoryManager.get_host`` answers with the implicit localhost."""
+_WHOLE_EXPRESSION = re.compile(r"^\{\{(?P<expression>(?:(?!\{\{|\}\}|\{%|\{#).)*)\}\}$", re.DOTALL)
+_ADDRESS = "{h}.ansible_ssh_host | default({h}.ansible_host | default({d}))"
+
+
+def delegated_layer(delegate: Any, names_of: Callable[[str | None], frozenset[str] | None]) -> Layer:
+    """What a task delegated to ``delegate`` (its ``delegate_to`` as written) sees of the connection,
+    as ansible-core 2.19 gives it: ``VariableManager.get_delegated_vars_and_hostname`` takes the
+    delegate's variables (an inventory host's, else those of a new host of that name, which has
+    none), ``PlayContext.set_task_and_variable_override`` takes its address from them
+    (``ansible_ssh_host``, else ``ansible_host``, else the name it was delegated to) and its port and
+    user where they set one, and ``PlayContext.update_vars`` adds them under ``ansible_host`` /
+    ``ansible_ssh_host``, ``ansible_port`` / ``ansible_ssh_port``, ``ansible_user`` /
+    ``ansible_ssh_user``, below every level: a host that defines one keeps its own. A delegate named
+    by one template is templated per run (a loop item), its port and user where an inventory host
+    defines one (whether the delegate does is then the run's: hostvars of a name it lacks is
+    unknown); one of text and templates mixed is the run's."""
+    from engine.templating.load_time import is_template
+    from engine.variables.layer import Layer
+
+    label = "the delegated task's connection"
+    if not isinstance(delegate, str) or not delegate:
+        return Layer("play context", label, {})
+    if not is_template(delegate):
+        defined = names_of(delegate)
+        if defined is None:  # a host of that name made for the task: its name is its address
+            values = {"ansible_host": delegate, "ansible_ssh_host": delegate}
+            if delegate in _LOCALHOST:  # the implicit localhost: its connection is local
+                values["ansible_connection"] = "local"
+            return Layer("play context", label, values)
+        host = f"hostvars[{delegate!r}]"
+        address = "{{ " + _ADDRESS.format(h=host, d=repr(delegate)) + " }}"
+        values: dict[str, Any] = {"ansible_host": address, "ansible_ssh_host": address}
+        if "ansible_connection" in defined:
+            values["ansible_connection"] = "{{ " + f"{host}.ansible_connection" + " }}"
+        for pair in (("ansible_ssh_port", "ansible_port"), ("ansible_ssh_user", "ansible_user")):
+            own = next((name for name in pair if name in defined), None)
+            if own is not None:
+                values.update(dict.fromkeys(pair, "{{ " + f"{host}.{own}" + " }}"))
+        return Layer("play context", label, values)
+    whole = _WHOLE_EXPRESSION.match(delegate.strip())
+    if whole is None:
         address = RuntimeValue("the address of the host the task is delegated to, which its connection gives",
                                defined=True)
-        return [Layer("play context", "the delegated task's connection",
-                      {"ansible_host": address, "ansible_ssh_host": address})]
-    return [Layer("play context", "the task's connection (the host's name as its address)",
-                  {"ansible_host": host.name, "ansible_ssh_host": "{{ ansible_host }}"})]
+        return Layer("play context", label, {"ansible_host": address, "ansible_ssh_host": address})
+    name = f"(({whole.group('expression').strip()}) | string)"
+    host = f"hostvars[{name}]"
+    address = "{{ (" + _ADDRESS.format(h=host, d=name) + f") if {name} in hostvars else {name}" + " }}"
+    values: dict[str, Any] = {"ansible_host": address, "ansible_ssh_host": address}
+    anywhere = names_of(None) or frozenset()
+    for pair in (("ansible_ssh_port", "ansible_port"), ("ansible_ssh_user", "ansible_user")):
+        if anywhere.intersection(pair):  # else no inventory host gives one: none is set
+            values.update(dict.fromkeys(pair, "{{ " + f"{host}.{pair[0]} | default({host}.{pair[1]})" + " }}"))
+    return Layer("play context", label, values)

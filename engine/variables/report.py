@@ -357,10 +357,25 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
-                     [*connection_layer(host, task), *scope.below,
+                     [*connection_layer(host, task, partial(_inventory_names, scope.manager, playbook_dir)),
+                      *scope.below,
                       *kept_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
     layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
+
+
+def _inventory_names(manager: Any, playbook_dir: str, name: str | None) -> frozenset[str] | None:
+    """The names the inventory levels of the host ``name`` define (None: no inventory host); of
+    None, those any inventory host's define (worked out once per inventory and directory)."""
+    hosts = manager.inventory.data.hosts
+    if name is not None:
+        found = hosts.get(name)
+        return None if found is None else \
+            frozenset(key for layer in kept_inventory_layers(manager, found, playbook_dir) for key in layer.values)
+    kept: dict[str, frozenset[str]] = manager.inventory.derived.setdefault("names any host defines", {})
+    if playbook_dir not in kept:
+        kept[playbook_dir] = frozenset().union(*(_inventory_names(manager, playbook_dir, each) or () for each in hosts))
+    return kept[playbook_dir]
 
 
 def task_effects(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> Effects:
@@ -454,7 +469,7 @@ def include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task, 
     return templar_at(plan, play_plan, host, task, occurrence, None)
 
 
-def _item_loads(templar: Any, include: Task) -> bool:
+def item_loads(templar: Any, include: Task) -> bool:
     """Whether an item of a looped include loads its file on the host (``templar``: the host's at
     the include, with the item): not where its ``when`` is false; unknown conditions may load it."""
     for condition in include.effective_when():
@@ -488,7 +503,7 @@ def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, 
             scopes = loop_scopes(include, templar)
             if not isinstance(scopes, list):
                 return None
-            return [(frozen(scope), _item_loads(templar.child(dict(scope)), include)) for scope in scopes]
+            return [(frozen(scope), item_loads(templar.child(dict(scope)), include)) for scope in scopes]
 
         return kept_item_keys(plan, play_plan, of, include, made)
 

@@ -159,10 +159,23 @@ PLAY_LISTS = ("ansible_play_hosts", "ansible_play_hosts_all", "ansible_play_batc
 
 def with_unrun(inventory: Any, host: Host, magic: dict[str, Any], play_plan: Any = None) -> dict[str, Any]:
     """``magic`` (a host's magic variables in ``play_plan``) with what the sources not run make the
-    run's: the play's host lists too, where some of its hosts are in it only maybe."""
+    run's: the play's host lists too, where some of its hosts are in it only maybe, or it may run on
+    hosts only such a source knows."""
     changed = unrun_magic(inventory, host, magic)
     maybe = getattr(play_plan, "maybe", None)
-    if maybe:
-        why = RuntimeValue(f"the play's hosts: {next(iter(maybe.values()))}")
+    more = _more_hosts(inventory, play_plan) if play_plan is not None and getattr(inventory, "unrun", ()) else None
+    if maybe or more:
+        why = RuntimeValue(f"the play's hosts: {next(iter(maybe.values()))}" if maybe else more)
         changed.update((name, why) for name in PLAY_LISTS if name in magic)
     return {**magic, **changed} if changed else magic
+
+
+def _more_hosts(inventory: Any, play_plan: Any) -> str | None:
+    """Why the play may run on hosts only a source not run knows (engine.flow.unrun_hosts), once per play."""
+    from engine.flow.unrun_hosts import more_hosts
+
+    kept = play_plan.__dict__.get("more hosts")
+    if kept is None or kept[0] is not inventory:
+        kept = play_plan.__dict__["more hosts"] = (inventory, more_hosts(inventory.data, play_plan.play.hosts,
+                                                                         list(inventory.unrun)))
+    return kept[1]  # type: ignore[no-any-return]

@@ -1,5 +1,5 @@
-"""An ``ansible_*`` name nothing on the way defines (``ansible_connection`` in a condition, as
-hardening roles test for containers), read where a task before may set any name (an
+"""An ``ansible_*`` name nothing on the way defines (``ansible_virtualization_type`` in a condition,
+as hardening roles test for containers, facts not gathered), read where a task before may set any name (an
 ``include_vars`` whose file only the run names), is keyed as a gathered fact is: by the walk of the
 tasks before and by the host's facts (cached, or where the run gathers them). Hosts with equal keys
 share the reading (each host was read on its own); the plan is the one reading every host alone."""
@@ -17,7 +17,7 @@ PLAYBOOK = """
   gather_facts: false
   tasks:
     - {name: on the connection, ansible.builtin.debug: {msg: local},
-       when: "hardening and ansible_connection | default('local') == 'local'"}
+       when: "hardening and ansible_virtualization_type | default('none') == 'none'"}
     - name: os variables
       ansible.builtin.include_vars: {file: "{{ item }}", name: os_vars}
       with_first_found:
@@ -27,7 +27,7 @@ PLAYBOOK = """
       ansible.builtin.set_fact: {"{{ item.key }}": "{{ item.value }}"}
       with_dict: "{{ os_vars | default({}) }}"
     - name: if a container
-      when: ansible_connection == 'docker' or ansible_facts.virtualization_type | default('') in ['docker', 'lxc']
+      when: ansible_virtualization_type == 'docker' or ansible_facts.virtualization_type | default('') in ['lxc']
       block:
         - {name: is a container, ansible.builtin.set_fact: {system_is_container: true}}
         - {name: says so, ansible.builtin.debug: {msg: container}, when: system_is_container}
