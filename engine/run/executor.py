@@ -34,7 +34,7 @@ from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_
 from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
 from engine.run.inventory_changes import apply_inventory_changes
-from engine.run.local import connection_vars, delegated_address, ssh_refusal
+from engine.run.local import connection_vars, delegated_address, ssh_refusal, unreachable_result
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
@@ -51,7 +51,7 @@ from engine.run.play_warnings import (
 from engine.run.result_judging import judge
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
-from engine.run.task_runner import keyword, registered, run_with_loop, templated_diff, truth
+from engine.run.task_runner import keyword, registered, run_with_loop, templated_diff
 from engine.run.throttle import ThrottleError, check_throttle
 from engine.run.workdir import absolute
 from engine.templating.templar import Templar, TemplateFailure
@@ -517,36 +517,25 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         delegation = self._delegation(task, templar)
         target = delegation[0] if delegation and not delegation[2] else None
         reachable = self._delegate_is_local(target) if target else self._is_local(host, task, templar)
-        if not reachable and task.action not in CONTROLLER_ACTIONS:
-            refused = None if target else ssh_refusal(host.name, keyword(task, "connection"), templar)
-            result = {"unreachable": True, "changed": False,
-                      "msg": f"Task failed: {refused}" if refused else
-                      f"playbook-ls's engine only runs on the local machine; '{target or host.name}' is not "
-                      "local. Run with --engine ansible to reach it."}
-            ignored = truth(keyword(task, "ignore_unreachable"), templar)
-            step.outcome = Outcome("unreachable", ignored=ignored)
-            self.callback.result(title, host.name, task.action, result, step.outcome, False, delegated=target,
-                                 no_log=hidden, task=task)
-            if isinstance(register := task.data.get("register") if isinstance(task.data, Mapping) else None, str):
-                self.variables.state(host.name).nonpersistent[register] = registered(result)  # as any result
-            if not ignored:  # ignore_unreachable: counted ok and ignored, and the host goes on
-                self.unreachable_hosts.add(host.name)
-                self._finish_host(run, False)
-            return step
+        unreachable = None if reachable or task.action in CONTROLLER_ACTIONS else \
+            unreachable_result(None if target else ssh_refusal(host.name, keyword(task, "connection"), templar),
+                               target or host.name)
         address = host.address
-        if target:  # known before the loop: its condition sees the delegated host's variables too
+        if target and unreachable is None:  # known before the loop: its condition sees the delegated host's vars too
             delegated = self._delegated_host_vars(task, run, target)
             templar = templar.child({"ansible_delegated_vars": {target: delegated}})
             address = delegated_address(target, delegated, templar)
-        connection = connection_vars(address, templar.raw, delegated=bool(target))
+        connection = None if unreachable else connection_vars(address, templar.raw, delegated=bool(target))
         # the strategy stores a result's facts (set_fact, include_vars, a module's) only when it did not fail
         self.kept = {name: self.variables.state(name).copy() for name in {
             *task_hosts(host.name, once, self.batch_order, self.unreachable_hosts), *([target] if target else [])}}
-        result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
-                                                                                    delegation, once, connection),
+        # a connection that fails raises out of each item's run, before any condition on the result
+        result = run_with_loop(task, templar, (lambda scope: dict(unreachable)) if unreachable else
+                               lambda scope: self._delegated_action(task, run, scope, step, delegation, once,
+                                                                    connection or {}),
                                self.callback.warning, connection)
         apply_inventory_changes(self.plan.inventory.data, task, result, host.name, templar)
-        step.outcome = judge(task, result, templar.child(connection), any(run.rescue_depth))
+        step.outcome = judge(task, result, templar.child(connection or {}), any(run.rescue_depth))
         for name, state in self.kept.items() if step.outcome.status == "failed" else ():
             self.variables.state(name).restore(state)
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
@@ -583,6 +572,9 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
             self.handlers.notify_result(task, host.name, result, True, templar, self.callback.warning)
         for warning in [*(fact_warnings if looped else []), *register_warnings]:
             self.callback.warning(warning)
+        if step.outcome.status == "unreachable" and not step.outcome.ignored:  # the host leaves the play
+            self.unreachable_hosts.add(host.name)
+            self._finish_host(run, False)
         if missing is not None and step.outcome.status != "failed":
             # the linear strategy's load of the file fails: its error, then the include's own
             # result failed with the reason (counted, whatever ignore_errors says; no rescued)

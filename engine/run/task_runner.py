@@ -150,7 +150,7 @@ def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar
     non-zero ``rc``) and ``changed``, then ``changed_when`` / ``failed_when`` with the registered
     name bound to the result, unless the action skipped itself (a command in check mode). A skip
     the action raised is returned as it is, without ``failed``."""
-    if result.pop(ACTION_SKIP, False):
+    if result.pop(ACTION_SKIP, False) or result.get("unreachable"):  # raised: the connection failed, say
         result.setdefault("changed", False)
         return
     from engine.run.error_block import raised
@@ -233,6 +233,8 @@ def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
         return {"changed": False, "skipped": True, "skipped_reason": "No items in the list", "results": []}
     result: dict[str, Any] = {"changed": any(r.get("changed") for r in results), "results": results,
                               "skipped": all(r.get("skipped") for r in results)}
+    if any(r.get("unreachable") for r in results):
+        result["unreachable"] = True
     if any(r.get("failed") for r in results):
         result.update(failed=True, msg="One or more items failed")
     elif all(r.get("skipped") for r in results):
