@@ -130,8 +130,8 @@ class ImportLoading(FrameLoading):
         if raw is None:
             return []
         if "loop" in ds or any(str(k).startswith("with_") for k in ds):
-            self.problem("invalid-task", "You cannot use loops on 'import_tasks' statements. You should use "
-                         "'include_tasks' instead.", ds.span)
+            message = "You cannot use loops on 'import_tasks' statements. You should use 'include_tasks' instead."
+            self.problem("invalid-task", message, ds.span, chain=((message, ds.span, None),))
             return []
         if args.get("apply"):
             message = f"Invalid options for {action}: apply"

@@ -240,8 +240,8 @@ class RoleLoader:
                       chain=((message, ds.span, None),))
             return []
         if static and ("loop" in ds or any(str(k).startswith("with_") for k in ds)):
-            r.problem("invalid-task", "You cannot use loops on 'import_role' statements. You should use "
-                      "'include_role' instead.", ds.span)
+            message = "You cannot use loops on 'import_role' statements. You should use 'include_role' instead."
+            r.problem("invalid-task", message, ds.span, chain=((message, ds.span, None),))
             return []
         from_files = {sub: str(args[key]) for key, sub in _FROM_ARGS.items() if key in args}
         span = ds.value_spans.get(action)
