@@ -21,7 +21,7 @@ from engine.loading.model import Block, Frame, Play, Problem, Task
 from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.loading.roles import included_handler_blocks, rolespec_validate
 from engine.loading.vars_dir import VarsDirError, read_vars_dir, root_dir
-from engine.span import Span
+from engine.span import Span, YMap
 from engine.templating.load_time import as_dict
 from engine.templating.templar import Templar, TemplateFailure
 
@@ -141,9 +141,15 @@ class IncludeLoader:
         return blocks, result
 
     def _apply_frame(self, task: Task, variables: Mapping[str, Any]) -> Frame | None:
+        """The frame of the include's ``apply:``, a block around the included tasks (``build_parent_block``:
+        ``Block.load``, whose parser error at a key a block does not take ends the run)."""
         apply = task.args.get("apply")
         if not isinstance(apply, dict):
             return None
+        if isinstance(apply, YMap):
+            before = len(self.resolver.problems)
+            self.resolver._check_keys(apply, kw.BLOCK_KEYWORDS, "Block")
+            self._problems(before)
         return self.resolver.frame("apply", f"apply of {task.action}", apply, variables)
 
     def _warnings(self, announced: str, before: int) -> None:
