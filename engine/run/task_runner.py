@@ -228,19 +228,26 @@ def _with_message(task: Task, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """A loop's results as one result, as ``TaskExecutor._run_loop`` and ``_execute`` build it."""
+    """A loop's results as one result, as ``TaskExecutor.run`` builds it, keys in its order: the
+    results, skipped, changed once an item changed, failed with its message at the first failed
+    item, unreachable, then the message of a loop that did not fail, and changed false last."""
     if not results:
         return {"changed": False, "skipped": True, "skipped_reason": "No items in the list", "results": []}
-    result: dict[str, Any] = {"changed": any(r.get("changed") for r in results), "results": results,
-                              "skipped": all(r.get("skipped") for r in results)}
-    if any(r.get("unreachable") for r in results):
-        result["unreachable"] = True
-    if any(r.get("failed") for r in results):
-        result.update(failed=True, msg="One or more items failed")
-    elif all(r.get("skipped") for r in results):
-        result.update(skipped=True, msg="All items skipped")
-    else:
+    result: dict[str, Any] = {"results": results, "skipped": True}
+    for item in results:
+        if item.get("changed") and not result.get("changed"):
+            result["changed"] = True
+        if not item.get("skipped"):
+            result["skipped"] = False
+        if item.get("failed") and not result.get("failed"):
+            result.update(failed=True, msg="One or more items failed")
+        if item.get("unreachable"):
+            result["unreachable"] = True
+    if not result.get("failed"):
         result["msg"] = "All items completed"
+    if result["skipped"]:
+        result["msg"] = "All items skipped"
+    result.setdefault("changed", False)
     return result
 
 
