@@ -29,8 +29,10 @@ def failure_kept(result: Mapping[str, Any], hidden: bool, ignores: tuple[bool | 
     items, raw_items = kept.get("results"), result.get("results")
     if not (isinstance(items, list) and isinstance(raw_items, list) and len(items) == len(raw_items)):
         return untrusted(_run_kept(kept, result, hidden))  # type: ignore[return-value]
-    kept["results"] = [_item_kept(item, raw, hidden, ignores) if isinstance(item, dict) and isinstance(raw, Mapping)
-                       else item for item, raw in zip(items, raw_items, strict=True)]
+    kept["results"] = [
+        _item_kept(item, raw, hidden, ignores) if isinstance(item, dict) and isinstance(raw, Mapping) else item
+        for item, raw in zip(items, raw_items, strict=True)
+    ]
     if any(isinstance(raw, Mapping) and raw.get(NO_LOG, hidden) for raw in raw_items):
         pairs = list(kept.items())
         at = list(kept).index("skipped") + 1 if "skipped" in kept else len(pairs)
@@ -45,11 +47,17 @@ def _run_kept(kept: dict[str, Any], raw: Mapping[str, Any], hidden: bool) -> dic
     return {**parsed, **kept, NO_LOG: hidden or raw.get(NO_LOG) is True, **messages}
 
 
-def _item_kept(item: dict[str, Any], raw: Mapping[str, Any], hidden: bool,
-               ignores: tuple[bool | None, bool | None]) -> dict[str, Any]:
+def _item_kept(
+    item: dict[str, Any], raw: Mapping[str, Any], hidden: bool, ignores: tuple[bool | None, bool | None]
+) -> dict[str, Any]:
     """A loop item's: its run's result, then ``_run_loop``'s loop keys and internal keys."""
-    loop_keys = {item.get("ansible_loop_var"), "ansible_loop_var", item.get("ansible_index_var"), "ansible_index_var",
-                 "ansible_loop"}
+    loop_keys = {
+        item.get("ansible_loop_var"),
+        "ansible_loop_var",
+        item.get("ansible_index_var"),
+        "ansible_index_var",
+        "ansible_loop",
+    }
     own = {key: value for key, value in item.items() if key not in loop_keys}
     kept = _run_kept(own, raw, bool(raw.get(NO_LOG, hidden)))
     kept.update({key: value for key, value in item.items() if key in loop_keys})
