@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 
 from engine.loading import keywords as kw
 from engine.loading import paths
+from engine.loading.actions import apply_problem
 from engine.loading.context import Ctx, task_collections
 from engine.loading.model import Block, Frame, RoleInstance, Task, implicit_meta_block
 from engine.loading.paths import find_role, find_role_file
@@ -234,9 +235,8 @@ class RoleLoader:
             r.problem("invalid-task", message, ds.span, chain=((message, ds.span, None),))
             return []
         static = action in kw.IMPORT_ROLE
-        if static and args.get("apply"):
-            message = f"Invalid options for {action}: apply"
-            r.problem("invalid-task", message, ds.span, "'apply' only works with include_role.",
+        if message := apply_problem(args, action, kw.INCLUDE_ROLE):
+            r.problem("invalid-task", message, ds.span, "'apply' only works with include_role, as a mapping.",
                       chain=((message, ds.span, None),))
             return []
         if static and ("loop" in ds or any(str(k).startswith("with_") for k in ds)):
