@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.booleans import boolean
 from engine.loading import keywords as kw
 from engine.loading.frames import EXIT_PARSER_ERROR
 from engine.loading.model import Block, Frame, Play, Problem, Task
@@ -229,9 +230,11 @@ class IncludeLoader:
             if instance is None:
                 raise TemplateFailure(f"the role '{name}' was not found")
             instance.from_files = {sub: str(args[arg]) for arg, sub in _FROM_ARGS.items() if arg in args}
-            instance.parent, instance.public = task.role, args.get("public")
+            # IncludeRole's fields, validated as booleans before the include ran (engine.run.keyword_types)
+            instance.parent, instance.public = task.role, None if args.get("public") is None else \
+                boolean(args["public"])
             # IncludeRole sets it over the role's meta: an included role runs again by default
-            instance.allow_duplicates = bool(args.get("allow_duplicates", True))
+            instance.allow_duplicates = boolean(args.get("allow_duplicates", True))
             frame = self._apply_frame(task, ctx.variables) or Frame("include_role", f"include_role {name}", task.span)
             roles = self.resolver.roles
             roles.included_handlers = []
