@@ -23,6 +23,8 @@ _SURROGATES = re.compile("[\ud800-\udfff]+")
 DEBUG_ACTIONS = frozenset({"debug", "ansible.builtin.debug", "ansible.legacy.debug"})
 HIDE_IN_DEBUG = ("changed", "failed", "skipped", "invocation", "skip_reason", "ansible_loop_var",
                  "ansible_index_var", "ansible_loop")
+HELD = "_ansible_held_warnings"
+"""What an include loop's item warned while it ran (thunks that show it), for its line."""
 RETRIED = "_ansible_retried"  # engine.run.retries.RETRIED: the attempts a result was retried after
 CENSORED_ITEM, NO_LOG = "(censored due to no_log)", "_ansible_no_log"  # engine.run.censoring
 COUNTERS = ("ok", "changed", "unreachable", "failed", "skipped", "rescued", "ignored")
@@ -288,6 +290,7 @@ class Callback:
             # an item the include's when skipped is the worker's own result line
             for item in result.get("results") or [] if items else []:
                 if isinstance(item, dict) and item.get("skipped"):
+                    self._held(item)
                     self._item(task_host, action, item)
             return
         if items:
@@ -306,6 +309,8 @@ class Callback:
                     self._print_diffs(item)
                 if isinstance(item, dict):
                     self._module_warnings(item)
+                    if item.get("skipped") or is_failed(item):  # an included item's line is none
+                        self._held(item)
                 raw_item = raw_items[index] if index < len(raw_items) else item
                 if isinstance(item, dict) and (item.get("failed") or item.get("unreachable")) \
                         and "exception" in raw_item:
@@ -393,6 +398,12 @@ class Callback:
             status = "changed" if item.get("changed") else "ok"
             tail = f" => {dump(item, action, self.verbosity)}" if self._is_verbose(item, action) else ""
             self._print(f"{status}: [{host}] => (item={label}){tail}")
+
+    @staticmethod
+    def _held(item: dict[str, Any]) -> None:
+        """Show what an include loop's item warned while it ran (engine.run.executor holds it)."""
+        for show in item.get(HELD, ()):
+            show()
 
     def _displayed(self, result: dict[str, Any]) -> None:
         """Lines an action displays while it runs (pause's "Pausing for N seconds"), which a

@@ -523,10 +523,12 @@ def condition_span(task: Any, conditional: str) -> Span | None:
     ``failed_when``, ``until``, an item of their lists, an assert's ``that``) or of a block around it."""
     blocks = [_conditions(getattr(s.frame, "keywords", None), spans=getattr(s.frame, "keyword_spans", None))
               for s in task.effective_when()]
-    for conditions in [_task_conditions(task), *blocks]:
-        for item, span in conditions:
-            if item == conditional:
-                return span
+    # the condition itself first (a role's when and an assert's that may be written alike), else its text
+    for same in (lambda item: item is conditional, lambda item: item == conditional):
+        for conditions in [_task_conditions(task), *blocks]:
+            for item, span in conditions:
+                if same(item):
+                    return span
     return None
 
 

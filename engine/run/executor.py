@@ -22,7 +22,7 @@ from engine.loading.includes import IncludeLoader, IncludeParseError
 from engine.loading.model import Block, Play, RoleInstance, Task
 from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
-from engine.run.callback import Callback, Outcome
+from engine.run.callback import HELD, Callback, Outcome
 from engine.run.censoring import no_log, shown_no_log
 from engine.run.delegated_runs import DelegatedRuns
 from engine.run.error_block import condition_span, problem_text
@@ -95,6 +95,9 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         self.order: list[str] = []  # the play's hosts in its order
         self.batch_order: list[str] = []  # the batch's, likewise
         self.jobs = Jobs()
+        # what an include task's run warns (its templates' deprecations and warnings), held until its
+        # result is known: ansible's default callback shows none of an include's ok result
+        self.held: list[Callable[[], None]] | None = None
         # the files a task included on a host (with its item's vars, and why one is missing)
         self.included_items: list[tuple[str, dict[str, Any], str | None]] = []
         self.pending_includes: list[tuple[str, str, dict[str, Any], str | None]] = []
@@ -495,12 +498,26 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         return Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
                                                        absolute(task.span.file) if task.span is not None else None,
                                                        self.context.play.basedir, task.action,
-                                                       lambda text, why=None: self.callback.warning(text, task, why),
+                                                       lambda text, why=None: self._shown(
+                                                           lambda: self.callback.warning(text, task, why)),
                                                        getattr(self.plan.playbook.plugins, "collections", None)),
                        origin_of=lambda name, follow: self.variables.origin(self.context, host, task, name,
                                                                             params, follow),
-                       deprecate=lambda message, conditional: self.callback.deprecated(
-                           message, condition_span(task, conditional) if conditional is not None else None))
+                       deprecate=lambda message, conditional: self._shown(lambda: self.callback.deprecated(
+                           message, condition_span(task, conditional) if conditional is not None else None)))
+
+    def _hold_for_item(self, item: dict[str, Any]) -> None:
+        """An include loop's item keeps what its run warned: shown with the item's line when it
+        is one the callback shows (skipped or failed), never with an included one."""
+        if self.held:
+            item[HELD], self.held = self.held, []
+
+    def _shown(self, show: Callable[[], None]) -> None:
+        """Show a warning of a task's templates now, or hold it while an include task runs."""
+        if self.held is not None:
+            self.held.append(show)
+        else:
+            show()
 
     @staticmethod
     def _ignores(task: Task, templar: Templar) -> tuple[bool | None, bool | None]:
@@ -544,12 +561,19 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         self.kept = {name: self.variables.state(name).copy() for name in {
             *task_hosts(host.name, once, self.batch_order, self.unreachable_hosts), *([target] if target else [])}}
         # a connection that fails raises out of each item's run, before any condition on the result
-        result = run_with_loop(task, templar, (lambda scope: dict(unreachable)) if unreachable else
-                               lambda scope: self._delegated_action(task, run, scope, step, delegation, once,
-                                                                    connection or {}),
-                               self.callback.warning, connection)
+        self.held = [] if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE else None
+        try:
+            result = run_with_loop(task, templar, (lambda scope: dict(unreachable)) if unreachable else
+                                   lambda scope: self._delegated_action(task, run, scope, step, delegation, once,
+                                                                        connection or {}),
+                                   self.callback.warning, connection, self._hold_for_item if self.held is not None
+                                   else None)
+        finally:
+            held, self.held = self.held or [], None
         apply_inventory_changes(self.plan.inventory.data, task, result, host.name, templar)
         step.outcome = judge(task, result, templar.child(connection or {}), any(run.rescue_depth))
+        for show in held if step.outcome.status not in ("ok", "changed") else ():  # v2_runner_on_ok's early
+            show()  # return for a TaskInclude: the warnings its worker captured are not shown
         for name, state in self.kept.items() if step.outcome.status == "failed" else ():
             self.variables.state(name).restore(state)
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):

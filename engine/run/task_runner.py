@@ -253,14 +253,16 @@ def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]],
                   warn: Callable[[str], None] = lambda _: None,
-                  connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                  connection: Mapping[str, Any] | None = None,
+                  item_done: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """The task's result: ``run_once`` per loop item (or once), each behind the ``when`` chain
     and retried as ``until``/``retries`` say; ``warn`` shows ansible's warnings about the loop.
     ``connection``: the play context's variables, which all but the loop's terms see
     (engine.run.local.connection_vars). Whatever goes wrong inside (a filter that raises, a
-    module's own bug) fails the task with a message, as ansible fails it; the run goes on."""
+    module's own bug) fails the task with a message, as ansible fails it; the run goes on.
+    ``item_done`` sees each loop item's result once it is made, as the worker sends it."""
     try:
-        return _run_with_loop(task, templar, run_once, warn, connection)
+        return _run_with_loop(task, templar, run_once, warn, connection, item_done)
     except (TemplateFailure, IncludeParseError, KeyboardInterrupt, SystemExit):  # the last: the run ends
         raise
     except Exception as exc:  # noqa: BLE001
@@ -296,7 +298,8 @@ def _with_exception(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]],
-                   warn: Callable[[str], None], connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                   warn: Callable[[str], None], connection: Mapping[str, Any] | None = None,
+                   item_done: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     loop = loop_of(task)
     loop_templar, templar = templar, templar.child(connection) if connection else templar
     if loop is None:
@@ -371,6 +374,8 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
                 item_result.update(failed=True, msg=f"Failed to template loop_control.label: {exc}")
         else:  # the label's default is "{{ LOOP_VAR }}": the item, whatever the loop var's name
             item_result["_ansible_item_label"] = scope[control.loop_var]
+        if item_done is not None:
+            item_done(item_result)
         results.append(item_result)
         # TaskExecutor updates the loop's task_vars with each item's facts (set_fact, say) and
         # registered result, so the next item sees them
