@@ -26,7 +26,7 @@ from engine.run.callback import HELD, Callback, Outcome
 from engine.run.censoring import no_log, shown_no_log
 from engine.run.delegated_runs import DelegatedRuns
 from engine.run.error_block import condition_span, problem_text
-from engine.run.failed_results import failure_kept
+from engine.run.failed_results import failure_kept, ignore_fields
 from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
@@ -519,19 +519,6 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         else:
             show()
 
-    @staticmethod
-    def _ignores(task: Task, templar: Templar) -> tuple[bool | None, bool | None]:
-        """The task's ``ignore_errors`` and ``ignore_unreachable`` fields: templated, None when not written."""
-        from engine.run.task_runner import truth
-
-        found: list[bool | None] = []
-        for name in ("ignore_errors", "ignore_unreachable"):
-            try:
-                found.append(None if keyword(task, name) is None else truth(keyword(task, name), templar))
-            except TemplateFailure:
-                found.append(None)
-        return found[0], found[1]
-
     def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False, once: bool = False) -> Step:
         step = Step(task)
         host = run.host
@@ -582,7 +569,7 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         if step.outcome.rescued:  # the strategy hands the failure to the rescue section
             self.variables.state(host.name).nonpersistent.update(
                 ansible_failed_task=failed_task(task, title, templar),
-                ansible_failed_result=failure_kept(result, hidden, self._ignores(task, templar)))
+                ansible_failed_result=failure_kept(result, hidden, ignore_fields(task, templar)))
         register = task.data.get("register") if isinstance(task.data, Mapping) else None
         if isinstance(register, str):  # run_once registers the result on every host of the batch
             for name in task_hosts(host.name, once, self.batch_order,

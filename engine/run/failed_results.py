@@ -16,8 +16,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.run.censoring import NO_LOG
-from engine.run.task_runner import registered
+from engine.run.task_runner import keyword, registered, truth
+from engine.templating.templar import Templar, TemplateFailure
 from engine.values import untrusted
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from engine.loading.model import Task
 
 _MESSAGES = ("warnings", "deprecations")  # taken out of the result and put back after _ansible_no_log
 
@@ -68,3 +73,14 @@ def _item_kept(
         kept["_ansible_ignore_unreachable"] = ignores[1]
     kept["_ansible_item_label"] = raw.get("_ansible_item_label", item.get(item.get("ansible_loop_var")))
     return kept
+
+
+def ignore_fields(task: Task, templar: Templar) -> tuple[bool | None, bool | None]:
+    """The task's ``ignore_errors`` and ``ignore_unreachable`` fields: templated, None when not written."""
+    found: list[bool | None] = []
+    for name in ("ignore_errors", "ignore_unreachable"):
+        try:
+            found.append(None if keyword(task, name) is None else truth(keyword(task, name), templar))
+        except TemplateFailure:
+            found.append(None)
+    return found[0], found[1]
