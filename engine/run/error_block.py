@@ -370,18 +370,19 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
 
 
 def conditional_failure(message: str, span: Span | None, help: str | None = None,
-                        origin: Span | str | None = None) -> dict[str, Any]:
+                        origin: Span | str | None = None, value: str | None = None) -> dict[str, Any]:
     """The failed result of a ``when`` that cannot be evaluated (``Conditional.evaluate_conditional``
     raises before the action): the error, at the condition as written; with the ``origin`` of
-    the variable value it was met in, the condition's own words, caused by the error there."""
-    chain = _caused(message, span, origin) if origin is not None else [Event(message, span, help=help)]
+    the variable value it was met in, the condition's own words, caused by the error there (shown
+    with ``value`` where that origin is unknown)."""
+    chain = _caused(message, span, origin, value) if origin is not None else [Event(message, span, help=help)]
     return {"failed": True, "changed": False, "msg": brief(["Task failed.", message]), ERROR_KEY: chain}
 
 
-def _caused(message: str, span: Span | None, origin: Span | str) -> list[Event]:
+def _caused(message: str, span: Span | None, origin: Span | str, value: str | None = None) -> list[Event]:
     """``PREFIX: CAUSE`` as ansible chains it: the prefix at ``span``, the cause at ``origin``."""
     prefix, _, cause = message.partition(": ")
-    return [Event(f"{prefix}.", span), Event(cause, origin)]
+    return [Event(f"{prefix}.", span), Event(cause, origin, value)]
 
 
 def plugin_error(message: str) -> str:

@@ -77,7 +77,7 @@ def _failure(exc: TemplateFailure) -> dict[str, Any]:
     if isinstance(exc, ConditionFailure):
         from engine.run.error_block import conditional_failure
 
-        return conditional_failure(str(exc), exc.span, exc.help, exc.origin)
+        return conditional_failure(str(exc), exc.span, exc.help, exc.origin, exc.value)
     return failed_result(str(exc))
 
 
