@@ -535,9 +535,10 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         delegation = self._delegation(task, templar)
         target = delegation[0] if delegation and not delegation[2] else None
         reachable = self._delegate_is_local(target) if target else self._is_local(host, task, templar)
-        unreachable = None if reachable or task.action in CONTROLLER_ACTIONS else \
-            unreachable_result(None if target else ssh_refusal(host.name, keyword(task, "connection"), templar),
-                               target or host.name)
+        unreachable = None if reachable or task.action in CONTROLLER_ACTIONS else unreachable_result(
+            # a delegated task connects to the delegated host, with that host's variables
+            ssh_refusal(target, keyword(task, "connection"), Templar(self._delegated_host_vars(task, run, target)))
+            if target else ssh_refusal(host.name, keyword(task, "connection"), templar), target or host.name)
         address = host.address
         if target and unreachable is None:  # known before the loop: its condition sees the delegated host's vars too
             delegated = self._delegated_host_vars(task, run, target)
