@@ -229,10 +229,8 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         previously = len(self.failed_hosts) + len(self.unreachable_hosts)
         self.marked_ok -= {h.name for h in play_plan.hosts}
         hosts = [h for h in batch if h.name not in gone]
-        if not hosts:
-            if single:
-                self.callback._print("skipping: no hosts matched")
-            return True
+        if not hosts:  # the batch's hosts all failed or were unreachable before: the play runs nothing
+            return True  # (ansible's batch is not empty, so it says nothing of hosts not matched)
         self.role_tree = RoleTree()
         roles = play_roles(play, self.role_tree)
         # the play's order is the batches' and the strategy's, not ansible_play_hosts(_all)'s
@@ -424,7 +422,8 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         # a failure a rescue section will handle is a failed result too
         fatal = [n for n in names if steps[n].outcome and steps[n].outcome.status == "failed"
                  and not steps[n].outcome.ignored]
-        if fatal and self._any_errors_fatal(task) and not self.free:  # the free strategy warns instead
+        unreachable = any(steps[n].outcome and steps[n].outcome.status == "unreachable" for n in names)
+        if (fatal or unreachable) and self._any_errors_fatal(task) and not self.free:  # the free strategy warns
             # the linear strategy marks every other host still running failed (not counted in the
             # recap): iterator.mark_host_failed sends one inside a block on to its rescue or always
             # section, and _failed_hosts keeps it out of later plays
@@ -432,6 +431,8 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
             for name in self.marked_hosts:
                 self.runs[name].failed = True
                 self.failed_hosts.add(name)
+            # the hosts left when the task started include those it found unreachable: failed too
+            self.failed_hosts.update(n for n in names if steps[n].outcome and steps[n].outcome.status == "unreachable")
         return steps
 
     def _reserved_name_warnings(self, task: Task, names: list[str]) -> None:
