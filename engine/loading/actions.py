@@ -12,6 +12,7 @@ from engine.parsing import splitter
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 # Keys ModuleArgsParser never takes for a module name.
@@ -66,17 +67,29 @@ def _normalize(action: str, thing: Any) -> dict[str, Any]:
         # split even without a `k=v`: an unbalanced quote or Jinja block (bash's `${#VAR}` opens
         # a comment) fails the load in ansible's split_args
         return parse_kv(thing, check_raw=action in _CHECK_RAW)
-    raise ActionError(f"unexpected parameter type in action: <class '{_tagged_type(thing)}'>")
+    raise ActionError(f"unexpected parameter type in action: {tagged_class(thing)}")
 
 
-def _tagged_type(value: Any) -> str:
-    """The class ansible 2.19 names for a YAML value: its tagged variant of int, float and list."""
-    if isinstance(value, bool):  # bool cannot be subclassed: never tagged
-        return "bool"
-    for base, tagged in ((int, "Int"), (float, "Float"), (list, "List")):
+def tagged_class(value: Any) -> str:
+    """``type(value)`` as ansible 2.19 shows it for a value loaded from YAML: the tagged variant of
+    a string, int, float, list or dict (a bool or None cannot be tagged: Python's own)."""
+    if isinstance(value, bool) or value is None:
+        return f"<class '{type(value).__name__}'>"
+    for base, tagged in ((str, "Str"), (int, "Int"), (float, "Float"), (list, "List"), (dict, "Dict")):
         if isinstance(value, base):
-            return f"ansible.module_utils._internal._datatag._AnsibleTagged{tagged}"
-    return f"{type(value).__module__}.{type(value).__qualname__}"
+            return f"<class 'ansible.module_utils._internal._datatag._AnsibleTagged{tagged}'>"
+    return f"<class '{type(value).__module__}.{type(value).__qualname__}'>"
+
+
+def apply_problem(args: Mapping[str, Any], action: str, includes: frozenset[str]) -> str | None:
+    """``check_options``' (``IncludeRole.load``'s) words for an ``apply`` it refuses: given to an
+    import (``action`` not in ``includes``), or no mapping; None when it is fine."""
+    apply = args.get("apply", {})
+    if apply and action not in includes:
+        return f"Invalid options for {action}: apply"
+    if not isinstance(apply, dict):
+        return f"Expected a dict for apply but got {tagged_class(apply)} instead"
+    return None
 
 
 def _old_style(thing: Any) -> tuple[str, dict[str, Any]]:

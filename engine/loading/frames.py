@@ -132,6 +132,7 @@ class FrameLoading:
     problems: list[Problem]
     load_warnings: list[tuple[bool, str]]
     collections: CollectionFinder
+    plugins: Any  # engine.plugins.names.PluginNames, once a playbook is loaded
     _loaded_dirs: list[str]
 
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,

@@ -9,7 +9,9 @@ import os
 import re
 from collections.abc import Callable, Mapping
 
+from engine.loading import keywords as kw
 from engine.loading import paths
+from engine.loading.actions import apply_problem
 from engine.loading.context import Ctx
 from engine.loading.frames import EXIT_CRASH, EXIT_ERROR, FrameLoading
 from engine.loading.model import (
@@ -123,6 +125,12 @@ class ImportLoading(FrameLoading):
             self.problem("invalid-task", message, ds.span, f"Give the file to {action}, e.g. '{action}: setup.yml'.",
                          chain=((message, ds.span, None),))
             return None
+        if message := apply_problem(args, action, kw.INCLUDE_TASKS):
+            self.problem("invalid-task", message, ds.span,
+                         "'apply' only works with include_tasks; tags and when on an import already apply to "
+                         "the imported tasks." if message.startswith("Invalid") else "Write 'apply:' as a mapping.",
+                         chain=((message, ds.span, None),))
+            return None
         return raw
 
     def _import_tasks(self, ds: YMap, args: dict[str, Any], action: str, ctx: Ctx) -> list[Block | Task]:
@@ -130,14 +138,8 @@ class ImportLoading(FrameLoading):
         if raw is None:
             return []
         if "loop" in ds or any(str(k).startswith("with_") for k in ds):
-            self.problem("invalid-task", "You cannot use loops on 'import_tasks' statements. You should use "
-                         "'include_tasks' instead.", ds.span)
-            return []
-        if args.get("apply"):
-            message = f"Invalid options for {action}: apply"
-            self.problem("invalid-task", message, ds.span,
-                         "'apply' only works with include_tasks; tags and when on an import already apply to "
-                         "the imported tasks.", chain=((message, ds.span, None),))
+            message = "You cannot use loops on 'import_tasks' statements. You should use 'include_tasks' instead."
+            self.problem("invalid-task", message, ds.span, chain=((message, ds.span, None),))
             return []
         span = ds.value_spans.get(action) if isinstance(ds, YMap) else None
         target = self.render_static(raw, with_vars(ctx.variables, ds.get("vars")), span)

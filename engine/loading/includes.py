@@ -15,13 +15,14 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.booleans import boolean
 from engine.loading import keywords as kw
 from engine.loading.frames import EXIT_PARSER_ERROR
 from engine.loading.model import Block, Frame, Play, Problem, Task
 from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.loading.roles import included_handler_blocks, rolespec_validate
 from engine.loading.vars_dir import VarsDirError, read_vars_dir, root_dir
-from engine.span import Span
+from engine.span import Span, YMap
 from engine.templating.load_time import as_dict
 from engine.templating.templar import Templar, TemplateFailure
 
@@ -148,9 +149,15 @@ class IncludeLoader:
         return blocks, result
 
     def _apply_frame(self, task: Task, variables: Mapping[str, Any]) -> Frame | None:
+        """The frame of the include's ``apply:``, a block around the included tasks (``build_parent_block``:
+        ``Block.load``, whose parser error at a key a block does not take ends the run)."""
         apply = task.args.get("apply")
         if not isinstance(apply, dict):
             return None
+        if isinstance(apply, YMap):
+            before = len(self.resolver.problems)
+            self.resolver._check_keys(apply, kw.BLOCK_KEYWORDS, "Block")
+            self._problems(before)
         return self.resolver.frame("apply", f"apply of {task.action}", apply, variables)
 
     def _warnings(self, announced: str, before: int) -> None:
@@ -230,9 +237,11 @@ class IncludeLoader:
             if instance is None:
                 raise TemplateFailure(f"the role '{name}' was not found")
             instance.from_files = {sub: str(args[arg]) for arg, sub in _FROM_ARGS.items() if arg in args}
-            instance.parent, instance.public = task.role, args.get("public")
+            # IncludeRole's fields, validated as booleans before the include ran (engine.run.keyword_types)
+            instance.parent, instance.public = task.role, None if args.get("public") is None else \
+                boolean(args["public"])
             # IncludeRole sets it over the role's meta: an included role runs again by default
-            instance.allow_duplicates = bool(args.get("allow_duplicates", True))
+            instance.allow_duplicates = boolean(args.get("allow_duplicates", True))
             frame = self._apply_frame(task, ctx.variables) or Frame("include_role", f"include_role {name}", task.span)
             roles = self.resolver.roles
             roles.included_handlers = []

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 
 from engine.loading import keywords as kw
 from engine.loading import paths
+from engine.loading.actions import apply_problem, tagged_class
 from engine.loading.context import Ctx, task_collections
 from engine.loading.model import Block, Frame, RoleInstance, Task, implicit_meta_block
 from engine.loading.paths import find_role, find_role_file
@@ -234,15 +235,20 @@ class RoleLoader:
             message = f"Invalid options for {action}: {','.join(bad)}"
             r.problem("invalid-task", message, ds.span, chain=((message, ds.span, None),))
             return []
+        for key in frozenset(args).intersection(_FROM_ARGS):  # IncludeRole.load's error has no origin
+            if not isinstance(args[key], str):
+                message = f"Expected a string for {key} but got {tagged_class(args[key])} instead"
+                r.problem("invalid-task", message, ds.span, f"Write '{key}:' as the name of a file of the role.",
+                          chain=((message, None, None),))
+                return []
         static = action in kw.IMPORT_ROLE
-        if static and args.get("apply"):
-            message = f"Invalid options for {action}: apply"
-            r.problem("invalid-task", message, ds.span, "'apply' only works with include_role.",
+        if message := apply_problem(args, action, kw.INCLUDE_ROLE):
+            r.problem("invalid-task", message, ds.span, "'apply' only works with include_role, as a mapping.",
                       chain=((message, ds.span, None),))
             return []
         if static and ("loop" in ds or any(str(k).startswith("with_") for k in ds)):
-            r.problem("invalid-task", "You cannot use loops on 'import_role' statements. You should use "
-                      "'include_role' instead.", ds.span)
+            message = "You cannot use loops on 'import_role' statements. You should use 'include_role' instead."
+            r.problem("invalid-task", message, ds.span, chain=((message, ds.span, None),))
             return []
         from_files = {sub: str(args[key]) for key, sub in _FROM_ARGS.items() if key in args}
         span = ds.value_spans.get(action)

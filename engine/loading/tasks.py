@@ -197,10 +197,10 @@ class TaskLoading(FrameLoading):
                 self.problem("unknown-keyword", f"'{key}' is not a valid attribute for a Task"
                              f"{kw.did_you_mean(key, allowed)}", ds.key_spans.get(key), fatal=False)
         if action in kw.REMOVED_ACTIONS:
-            self.problem("invalid-task", f"The '{action}' action plugin has been removed. Use "
-                         "include_tasks or import_tasks instead.", getattr(ds, "span", None),
+            message, span = self._removed(action, ds, ctx), getattr(ds, "span", None)
+            self.problem("invalid-task", message, span,
                          "Write 'include_tasks:' (loaded at run time) or 'import_tasks:' (loaded now).",
-                         exit_code=EXIT_ERROR)
+                         exit_code=EXIT_ERROR, chain=((message, span, None),))
         elif action in kw.INCLUDE_TASKS or action in kw.INCLUDE_ROLE:
             self._check_include_keywords(ds, action, ctx)
         self._check_register(ds)
@@ -267,6 +267,18 @@ class TaskLoading(FrameLoading):
                          "numbers and underscores.",
                          chain=(("Invalid 'register' specified.", span, None), (invalid, span, VARIABLE_NAME_HELP)))
 
+    def _removed(self, action: str, ds: YMap, ctx: Ctx) -> str:
+        """ModuleArgsParser's error for an action ansible-core removed: its routing's tombstone, as the
+        plugin loader words it, when ansible-core is found; else what it says of ``include``."""
+        from engine.plugins.names import PluginRemoved
+
+        try:
+            if self.plugins is not None:
+                self.plugins.resolves(action, task_collections(ds, ctx))
+        except PluginRemoved as removed:
+            return str(removed)
+        return f"The '{action}' action plugin has been removed. Use include_tasks or import_tasks instead."
+
     def _check_include_keywords(self, ds: YMap, action: str, ctx: Ctx) -> None:
         """``TaskInclude.preprocess_data``: a dynamic include takes only a few keywords."""
         if action in kw.INCLUDE_ROLE:
@@ -280,7 +292,8 @@ class TaskLoading(FrameLoading):
                 continue
             if key == "local_action":
                 key = "delegate_to"  # what local_action becomes
-            self.problem("invalid-task", f"'{key}' is not a valid attribute for a {owner}",
-                         getattr(ds, "span", None),
+            message, span = f"'{key}' is not a valid attribute for a {owner}", getattr(ds, "span", None)
+            self.problem("invalid-task", message, span,
                          f"{action} takes only {', '.join(sorted(valid - {'action', 'args', 'loop_with'}))}; "
-                         "put the other keywords on the included tasks or in 'apply:'.")
+                         "put the other keywords on the included tasks or in 'apply:'.",
+                         chain=((message, span, None),))  # Base._validate_attributes' AnsibleParserError

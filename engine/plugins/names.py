@@ -205,11 +205,26 @@ def _role_names(directory: str) -> list[str]:
 
 
 def _removal_message(fqcn: str, tombstone: Any, kind: str) -> str:
-    """``PluginLoader._find_fq_plugin``'s words for a tombstone: a module, or an action plugin."""
+    """``PluginLoader._find_fq_plugin``'s words for a tombstone: a module, or an action plugin, then
+    when it was removed and by whom (``get_deprecation_message_with_plugin_info``, removed, the
+    collection as the deprecator: ansible-core for ansible.builtin)."""
     details = tombstone if isinstance(tombstone, dict) else {}
     text = f"The {fqcn!r} {'module' if kind == 'modules' else 'action plugin'} has been removed."
     warning = details.get("warning_text")
-    return f"{text} {warning}" if isinstance(warning, str) else text
+    if isinstance(warning, str) and warning:
+        text = f"{text} {warning}"
+    collection = ".".join(fqcn.split(".")[:2])
+    date, version = details.get("removal_date"), details.get("removal_version")
+    when = f"in a release after {date}" if date else f"version {version}" if version else ""
+    removal = " ".join(part for part in ("This feature was removed from", "ansible-core" if collection ==
+                                         "ansible.builtin" else f"collection {collection!r}", when) if part)
+    return f"{_sentence(text)} {removal}."
+
+
+def _sentence(text: str) -> str:
+    """``join_sentences``' first part: stripped, ended with a full stop unless it has one."""
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 def plugin_names_for(collections: CollectionFinder, module_paths: Iterable[str], action_paths: Iterable[str],

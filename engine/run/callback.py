@@ -23,6 +23,8 @@ _SURROGATES = re.compile("[\ud800-\udfff]+")
 DEBUG_ACTIONS = frozenset({"debug", "ansible.builtin.debug", "ansible.legacy.debug"})
 HIDE_IN_DEBUG = ("changed", "failed", "skipped", "invocation", "skip_reason", "ansible_loop_var",
                  "ansible_index_var", "ansible_loop")
+HELD = "_ansible_held_warnings"
+"""What an include loop's item warned while it ran (thunks that show it), for its line."""
 RETRIED = "_ansible_retried"  # engine.run.retries.RETRIED: the attempts a result was retried after
 CENSORED_ITEM, NO_LOG = "(censored due to no_log)", "_ansible_no_log"  # engine.run.censoring
 COUNTERS = ("ok", "changed", "unreachable", "failed", "skipped", "rescued", "ignored")
@@ -109,7 +111,7 @@ def dump(result: dict[str, Any], action: str, verbosity: int, clean: bool = True
     """``_dump_results`` after ``_clean_results``: internal keys gone (and ``failed``/``skipped``,
     which the callback's copy of a result, an item's too, leaves out), JSON sorted, indented when
     the action asks for it (debug, assert) or from -vvv on."""
-    shown = {k: v for k, v in result.items() if not k.startswith("_ansible")
+    shown = {k: _internal_stripped(v) for k, v in result.items() if not k.startswith("_ansible")
              and k not in ("invocation", "diff", "exception", "warnings", "deprecations", "failed", "skipped")}
     indent = 4 if verbose_always(result, action) or verbosity > 2 else None
     if action in DEBUG_ACTIONS and clean:  # _clean_results; a retry line dumps the result as it is
@@ -119,6 +121,21 @@ def dump(result: dict[str, Any], action: str, verbosity: int, clean: bool = True
             for key in HIDE_IN_DEBUG:
                 shown.pop(key, None)
     return json.dumps(text_keys(shown), indent=indent, ensure_ascii=False, sort_keys=True, default=_json_default)
+
+
+def _internal_stripped(value: Any) -> Any:
+    """``value`` without the ``_ansible_`` keys of the mappings in it, at any depth
+    (``strip_internal_keys``: a loop's item results lose their labels); ``value`` itself when it
+    holds none."""
+    if isinstance(value, Mapping):
+        kept = {k: _internal_stripped(v) for k, v in value.items()
+                if not (isinstance(k, str) and k.startswith("_ansible_"))}
+        same = len(kept) == len(value) and all(kept[k] is value[k] for k in kept)
+        return value if same else kept
+    if isinstance(value, list):
+        items = [_internal_stripped(v) for v in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    return value
 
 
 def text_keys(value: Any) -> Any:
@@ -273,6 +290,7 @@ class Callback:
             # an item the include's when skipped is the worker's own result line
             for item in result.get("results") or [] if items else []:
                 if isinstance(item, dict) and item.get("skipped"):
+                    self._held(item)
                     self._item(task_host, action, item)
             return
         if items:
@@ -291,8 +309,11 @@ class Callback:
                     self._print_diffs(item)
                 if isinstance(item, dict):
                     self._module_warnings(item)
+                    if item.get("skipped") or is_failed(item):  # an included item's line is none
+                        self._held(item)
                 raw_item = raw_items[index] if index < len(raw_items) else item
-                if isinstance(item, dict) and item.get("failed") and "exception" in raw_item:
+                if isinstance(item, dict) and (item.get("failed") or item.get("unreachable")) \
+                        and "exception" in raw_item:
                     # _handle_exception: an item's error shows when its result has one (a label that
                     # fails to template after the item ran adds none)
                     self._task_error(raw_item, action, task)
@@ -301,6 +322,10 @@ class Callback:
                 # v2_runner_on_failed: _clean_results leaves a debug loop's msg alone, without its
                 # results, so the aggregate's own line follows the items
                 self._print(f"fatal: [{host}]: FAILED! => {dump(result, action, self.verbosity)}")
+            if outcome.status == "unreachable":  # v2_runner_on_unreachable, after its items
+                self._print(f"fatal: [{host}]: UNREACHABLE! => {dump(result, action, self.verbosity)}")
+                if outcome.ignored:
+                    self._print("...ignoring")
             if outcome.status == "skipped":  # v2_runner_on_skipped, after its items
                 rest = {k: v for k, v in result.items() if k != "results"}
                 shown = f" => {dump(rest, action, self.verbosity)}" if self._is_verbose(rest, action) else ""
@@ -363,7 +388,8 @@ class Callback:
         # label (one that failed to template), such an item shows None
         shown_item = None if action in DEBUG_ACTIONS and "msg" in item else item.get("item")
         label = CENSORED_ITEM if item.get(NO_LOG) else item.get("_ansible_item_label", shown_item)
-        if is_failed(item):  # a skipped result that failed its until, say: failed first, as _run_loop sends it
+        if is_failed(item) or item.get("unreachable"):  # a skipped result that failed its until, say: failed
+            # first, as _run_loop sends it
             self._print(f"failed: [{host}] (item={label}) => {dump(item, action, self.verbosity)}")
         elif item.get("skipped"):
             shown = f" => {dump(item, action, self.verbosity)}" if self._is_verbose(item, action) else ""
@@ -372,6 +398,12 @@ class Callback:
             status = "changed" if item.get("changed") else "ok"
             tail = f" => {dump(item, action, self.verbosity)}" if self._is_verbose(item, action) else ""
             self._print(f"{status}: [{host}] => (item={label}){tail}")
+
+    @staticmethod
+    def _held(item: dict[str, Any]) -> None:
+        """Show what an include loop's item warned while it ran (engine.run.executor holds it)."""
+        for show in item.get(HELD, ()):
+            show()
 
     def _displayed(self, result: dict[str, Any]) -> None:
         """Lines an action displays while it runs (pause's "Pausing for N seconds"), which a

@@ -6,16 +6,24 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from engine.templating.errors import BrokenConditional, ConditionalRefused, UntrustedExpression, value_origin
+from engine.templating.errors import (
+    BrokenConditional,
+    ConditionalRefused,
+    StorageRefusal,
+    UntrustedExpression,
+    cause_of,
+    value_origin,
+)
 from engine.templating.templar import TemplateFailure
 
 
 class ConditionFailure(TemplateFailure):
     """A ``when`` condition that cannot be evaluated, with where it is written."""
 
-    def __init__(self, message: str, span: Any, help: str | None = None, origin: Any = None) -> None:
+    def __init__(self, message: str, span: Any, help: str | None = None, origin: Any = None,
+                 value: str | None = None) -> None:
         super().__init__(message)
-        self.span, self.help, self.origin = span, help, origin
+        self.span, self.help, self.origin, self.value = span, help, origin, value
 
 
 UNDEFINED_IN_CONDITION = "Error while evaluating conditional: "
@@ -34,5 +42,10 @@ def condition_failure(exc: TemplateFailure, span: Any) -> ConditionFailure:
         return ConditionFailure(str(exc), exc.origin if exc.origin is not None else span, UntrustedExpression.HELP)
     if getattr(exc, "captured", False) and value_origin(exc) is not None:
         return ConditionFailure(str(exc), value_origin(exc))  # a variable's failure, raised as it was made
+    refused = cause_of(exc, StorageRefusal)
+    if isinstance(refused, StorageRefusal):  # a value ansible cannot store: its refusal a cause of no origin
+        from engine.run.error_block import UNKNOWN
+
+        return ConditionFailure(str(exc), span, origin=UNKNOWN, value=refused.shown)
     origin = value_origin(exc) if str(exc).startswith(UNDEFINED_IN_CONDITION) else None
     return ConditionFailure(str(exc), span, origin=origin)

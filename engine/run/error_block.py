@@ -370,18 +370,19 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
 
 
 def conditional_failure(message: str, span: Span | None, help: str | None = None,
-                        origin: Span | str | None = None) -> dict[str, Any]:
+                        origin: Span | str | None = None, value: str | None = None) -> dict[str, Any]:
     """The failed result of a ``when`` that cannot be evaluated (``Conditional.evaluate_conditional``
     raises before the action): the error, at the condition as written; with the ``origin`` of
-    the variable value it was met in, the condition's own words, caused by the error there."""
-    chain = _caused(message, span, origin) if origin is not None else [Event(message, span, help=help)]
+    the variable value it was met in, the condition's own words, caused by the error there (shown
+    with ``value`` where that origin is unknown)."""
+    chain = _caused(message, span, origin, value) if origin is not None else [Event(message, span, help=help)]
     return {"failed": True, "changed": False, "msg": brief(["Task failed.", message]), ERROR_KEY: chain}
 
 
-def _caused(message: str, span: Span | None, origin: Span | str) -> list[Event]:
+def _caused(message: str, span: Span | None, origin: Span | str, value: str | None = None) -> list[Event]:
     """``PREFIX: CAUSE`` as ansible chains it: the prefix at ``span``, the cause at ``origin``."""
     prefix, _, cause = message.partition(": ")
-    return [Event(f"{prefix}.", span), Event(cause, origin)]
+    return [Event(f"{prefix}.", span), Event(cause, origin, value)]
 
 
 def plugin_error(message: str) -> str:
@@ -474,41 +475,61 @@ def _embedded_template_origin(data: Any) -> Span | None:
 EMBEDDED_CONDITIONAL_HELP = ("Use inline expressions, for example: `when: \"{{ a_var }}\" == 42` becomes "
                              "`when: a_var == 42`")
 CONDITIONALS = ("when", "changed_when", "failed_when", "until")
+_ASSERT = frozenset({"assert", "ansible.builtin.assert", "ansible.legacy.assert"})
 
 
-def _embedded_conditional_origin(data: Any) -> Span | None:
+def _written(value: Any, span: Span | None) -> list[tuple[Any, Span | None]]:
+    """(condition, where it is written) of a condition's value: each item of a list, else the value."""
+    if not isinstance(value, list):
+        return [(value, span)]
+    spans = getattr(value, "item_spans", None) or []
+    return [(item, spans[index] if index < len(spans) else span) for index, item in enumerate(value)]
+
+
+def _conditions(data: Any, action: Any = None, args: Any = None,
+                spans: Mapping[str, Any] | None = None) -> list[tuple[Any, Span | None]]:
+    """Each condition written in ``data`` (a task's or a block's keywords) with where it is written:
+    ``when``, then the ``that`` of an assert ``action`` (``args`` its arguments; written as a
+    ``key=value`` string, at that string), then ``changed_when``, ``failed_when`` and ``until``, in
+    the order TaskExecutor evaluates them; ``spans``: where the keywords are written, when ``data``
+    does not know. Each keeps its origin in ansible, which its warnings show."""
+    if not isinstance(data, Mapping):
+        return []
+    spans = spans or getattr(data, "value_spans", None) or {}
+    found = _written(data.get("when"), spans.get("when"))
+    if action in _ASSERT:
+        written = data.get(action)
+        if isinstance(written, Mapping):
+            found += _written(written.get("that"), (getattr(written, "value_spans", None) or {}).get("that"))
+        elif isinstance(args, Mapping):
+            found += _written(args.get("that"), spans.get(action))
+    return found + [pair for key in CONDITIONALS[1:] for pair in _written(data.get(key), spans.get(key))]
+
+
+def _task_conditions(task: Any) -> list[tuple[Any, Span | None]]:
+    return _conditions(getattr(task, "data", None), getattr(task, "action", None), getattr(task, "args", None))
+
+
+def _embedded_conditional_origin(task: Any) -> Span | None:
     """The span of the first condition of a task whose expression holds a string constant with a
     template (``'{{ n }}' in out.stdout``): ansible renders it, and warns at the condition."""
-    if not isinstance(data, Mapping):
-        return None
-    spans = getattr(data, "value_spans", {}) or {}
-    for key in CONDITIONALS:
-        value = data.get(key)
-        items = value if isinstance(value, list) else [value]
-        item_spans = getattr(value, "item_spans", []) if isinstance(value, list) else [spans.get(key)]
-        for index, item in enumerate(items):
-            if isinstance(item, str) and _EMBEDDED_CONSTANT.search(item):
-                return item_spans[index] if index < len(item_spans) else spans.get(key)
+    for item, span in _task_conditions(task):
+        if isinstance(item, str) and _EMBEDDED_CONSTANT.search(item):
+            return span
     return None
 
 
 def condition_span(task: Any, conditional: str) -> Span | None:
     """Where ``conditional`` is written: a condition of the task's own (``when``, ``changed_when``,
-    ``failed_when``, ``until``, an item of their lists) or of a block around it."""
-    frames = [(task.data, getattr(task.data, "value_spans", None)),
-              *((getattr(s.frame, "keywords", None), getattr(s.frame, "keyword_spans", None))
-                for s in task.effective_when())]
-    for data, spans in frames:
-        if not isinstance(data, Mapping):
-            continue
-        spans = spans or {}
-        for key in CONDITIONALS:
-            value = data.get(key)
-            items = value if isinstance(value, list) else [value]
-            item_spans = getattr(value, "item_spans", []) if isinstance(value, list) else [spans.get(key)]
-            for index, item in enumerate(items):
-                if item == conditional:
-                    return item_spans[index] if index < len(item_spans) else spans.get(key)
+    ``failed_when``, ``until``, an item of their lists, an assert's ``that``) or of a block around it."""
+    blocks = [_conditions(getattr(s.frame, "keywords", None), spans=getattr(s.frame, "keyword_spans", None))
+              for s in task.effective_when()]
+    # the condition itself first (a role's when and an assert's that may be written alike), else its text
+    for same in (lambda item: item is conditional, lambda item: item == conditional):
+        for conditions in [_task_conditions(task), *blocks]:
+            for item, span in conditions:
+                if same(item):
+                    return span
     return None
 
 
@@ -534,7 +555,7 @@ def warning_text(message: str, task: Any) -> str:
     if not message.startswith(EMBEDDED) or "\n" in message:  # or placed already (at a variable)
         return message
     data = getattr(task, "data", None)
-    origin = _embedded_conditional_origin(data)
+    origin = _embedded_conditional_origin(task)
     if origin is not None:
         return format_events([Event(message, origin, help=EMBEDDED_CONDITIONAL_HELP)])
     origin = _embedded_template_origin(data)

@@ -22,11 +22,12 @@ from engine.loading.includes import IncludeLoader, IncludeParseError
 from engine.loading.model import Block, Play, RoleInstance, Task
 from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
-from engine.run.callback import Callback, Outcome
+from engine.run.callback import HELD, Callback, Outcome
 from engine.run.censoring import no_log, shown_no_log
 from engine.run.delegated_runs import DelegatedRuns
 from engine.run.delegation import written_delegate_to
 from engine.run.error_block import condition_span, problem_text
+from engine.run.failed_results import failure_kept, ignore_fields
 from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
@@ -35,7 +36,7 @@ from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_
 from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
 from engine.run.inventory_changes import apply_inventory_changes
-from engine.run.local import connection_vars, delegated_address, ssh_refusal
+from engine.run.local import connection_vars, delegated_address, ssh_refusal, unreachable_result
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
@@ -52,7 +53,7 @@ from engine.run.play_warnings import (
 from engine.run.result_judging import judge
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
-from engine.run.task_runner import keyword, registered, run_with_loop, templated_diff, truth
+from engine.run.task_runner import keyword, registered, run_with_loop, templated_diff
 from engine.run.throttle import ThrottleError, check_throttle
 from engine.run.workdir import absolute
 from engine.templating.templar import Templar, TemplateFailure
@@ -95,6 +96,9 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         self.order: list[str] = []  # the play's hosts in its order
         self.batch_order: list[str] = []  # the batch's, likewise
         self.jobs = Jobs()
+        # what an include task's run warns (its templates' deprecations and warnings), held until its
+        # result is known: ansible's default callback shows none of an include's ok result
+        self.held: list[Callable[[], None]] | None = None
         # the files a task included on a host (with its item's vars, and why one is missing)
         self.included_items: list[tuple[str, dict[str, Any], str | None]] = []
         self.pending_includes: list[tuple[str, str, dict[str, Any], str | None]] = []
@@ -226,10 +230,8 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         previously = len(self.failed_hosts) + len(self.unreachable_hosts)
         self.marked_ok -= {h.name for h in play_plan.hosts}
         hosts = [h for h in batch if h.name not in gone]
-        if not hosts:
-            if single:
-                self.callback._print("skipping: no hosts matched")
-            return True
+        if not hosts:  # the batch's hosts all failed or were unreachable before: the play runs nothing
+            return True  # (ansible's batch is not empty, so it says nothing of hosts not matched)
         self.role_tree = RoleTree()
         roles = play_roles(play, self.role_tree)
         # the play's order is the batches' and the strategy's, not ansible_play_hosts(_all)'s
@@ -421,7 +423,8 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         # a failure a rescue section will handle is a failed result too
         fatal = [n for n in names if steps[n].outcome and steps[n].outcome.status == "failed"
                  and not steps[n].outcome.ignored]
-        if fatal and self._any_errors_fatal(task) and not self.free:  # the free strategy warns instead
+        unreachable = any(steps[n].outcome and steps[n].outcome.status == "unreachable" for n in names)
+        if (fatal or unreachable) and self._any_errors_fatal(task) and not self.free:  # the free strategy warns
             # the linear strategy marks every other host still running failed (not counted in the
             # recap): iterator.mark_host_failed sends one inside a block on to its rescue or always
             # section, and _failed_hosts keeps it out of later plays
@@ -429,6 +432,8 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
             for name in self.marked_hosts:
                 self.runs[name].failed = True
                 self.failed_hosts.add(name)
+            # the hosts left when the task started include those it found unreachable: failed too
+            self.failed_hosts.update(n for n in names if steps[n].outcome and steps[n].outcome.status == "unreachable")
         return steps
 
     def _reserved_name_warnings(self, task: Task, names: list[str]) -> None:
@@ -495,12 +500,26 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         return Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
                                                        absolute(task.span.file) if task.span is not None else None,
                                                        self.context.play.basedir, task.action,
-                                                       lambda text, why=None: self.callback.warning(text, task, why),
+                                                       lambda text, why=None: self._shown(
+                                                           lambda: self.callback.warning(text, task, why)),
                                                        getattr(self.plan.playbook.plugins, "collections", None)),
                        origin_of=lambda name, follow: self.variables.origin(self.context, host, task, name,
                                                                             params, follow),
-                       deprecate=lambda message, conditional: self.callback.deprecated(
-                           message, condition_span(task, conditional) if conditional is not None else None))
+                       deprecate=lambda message, conditional: self._shown(lambda: self.callback.deprecated(
+                           message, condition_span(task, conditional) if conditional is not None else None)))
+
+    def _hold_for_item(self, item: dict[str, Any]) -> None:
+        """An include loop's item keeps what its run warned: shown with the item's line when it
+        is one the callback shows (skipped or failed), never with an included one."""
+        if self.held:
+            item[HELD], self.held = self.held, []
+
+    def _shown(self, show: Callable[[], None]) -> None:
+        """Show a warning of a task's templates now, or hold it while an include task runs."""
+        if self.held is not None:
+            self.held.append(show)
+        else:
+            show()
 
     def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False, once: bool = False) -> Step:
         step = Step(task)
@@ -518,36 +537,33 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         delegation = self._delegation(task, templar)
         target = delegation[0] if delegation and not delegation[2] else None
         reachable = self._delegate_is_local(target) if target else self._is_local(host, task, templar)
-        if not reachable and task.action not in CONTROLLER_ACTIONS:
-            refused = None if target else ssh_refusal(host.name, keyword(task, "connection"), templar)
-            result = {"unreachable": True, "changed": False,
-                      "msg": f"Task failed: {refused}" if refused else
-                      f"playbook-ls's engine only runs on the local machine; '{target or host.name}' is not "
-                      "local. Run with --engine ansible to reach it."}
-            ignored = truth(keyword(task, "ignore_unreachable"), templar)
-            step.outcome = Outcome("unreachable", ignored=ignored)
-            self.callback.result(title, host.name, task.action, result, step.outcome, False, delegated=target,
-                                 no_log=hidden, task=task)
-            if isinstance(register := task.data.get("register") if isinstance(task.data, Mapping) else None, str):
-                self.variables.state(host.name).nonpersistent[register] = registered(result)  # as any result
-            if not ignored:  # ignore_unreachable: counted ok and ignored, and the host goes on
-                self.unreachable_hosts.add(host.name)
-                self._finish_host(run, False)
-            return step
+        unreachable = None if reachable or task.action in CONTROLLER_ACTIONS else unreachable_result(
+            # a delegated task connects to the delegated host, with that host's variables
+            ssh_refusal(target, keyword(task, "connection"), Templar(self._delegated_host_vars(task, run, target)))
+            if target else ssh_refusal(host.name, keyword(task, "connection"), templar), target or host.name)
         address = host.address
-        if target:  # known before the loop: its condition sees the delegated host's variables too
+        if target and unreachable is None:  # known before the loop: its condition sees the delegated host's vars too
             delegated = self._delegated_host_vars(task, run, target)
             templar = templar.child({"ansible_delegated_vars": {target: delegated}})
             address = delegated_address(target, delegated, templar)
-        connection = connection_vars(address, templar.raw, delegated=bool(target))
+        connection = None if unreachable else connection_vars(address, templar.raw, delegated=bool(target))
         # the strategy stores a result's facts (set_fact, include_vars, a module's) only when it did not fail
         self.kept = {name: self.variables.state(name).copy() for name in {
             *task_hosts(host.name, once, self.batch_order, self.unreachable_hosts), *([target] if target else [])}}
-        result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
-                                                                                    delegation, once, connection),
-                               self.callback.warning, connection)
+        # a connection that fails raises out of each item's run, before any condition on the result
+        self.held = [] if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE else None
+        try:
+            result = run_with_loop(task, templar, (lambda scope: dict(unreachable)) if unreachable else
+                                   lambda scope: self._delegated_action(task, run, scope, step, delegation, once,
+                                                                        connection or {}),
+                                   self.callback.warning, connection, self._hold_for_item if self.held is not None
+                                   else None)
+        finally:
+            held, self.held = self.held or [], None
         apply_inventory_changes(self.plan.inventory.data, task, result, host.name, templar)
-        step.outcome = judge(task, result, templar.child(connection), any(run.rescue_depth))
+        step.outcome = judge(task, result, templar.child(connection or {}), any(run.rescue_depth))
+        for show in held if step.outcome.status not in ("ok", "changed") else ():  # v2_runner_on_ok's early
+            show()  # return for a TaskInclude: the warnings its worker captured are not shown
         for name, state in self.kept.items() if step.outcome.status == "failed" else ():
             self.variables.state(name).restore(state)
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
@@ -556,7 +572,7 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         if step.outcome.rescued:  # the strategy hands the failure to the rescue section
             self.variables.state(host.name).nonpersistent.update(
                 ansible_failed_task=failed_task(task, title, templar),
-                ansible_failed_result=registered(result, keep_invocation=True))
+                ansible_failed_result=failure_kept(result, hidden, ignore_fields(task, templar)))
         register = task.data.get("register") if isinstance(task.data, Mapping) else None
         if isinstance(register, str):  # run_once registers the result on every host of the batch
             for name in task_hosts(host.name, once, self.batch_order,
@@ -586,6 +602,9 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
             self.handlers.notify_result(task, host.name, result, True, templar, self.callback.warning)
         for warning in [*(fact_warnings if looped else []), *register_warnings]:
             self.callback.warning(warning)
+        if step.outcome.status == "unreachable" and not step.outcome.ignored:  # the host leaves the play
+            self.unreachable_hosts.add(host.name)
+            self._finish_host(run, False)
         if missing is not None and step.outcome.status != "failed":
             # the linear strategy's load of the file fails: its error, then the include's own
             # result failed with the reason (counted, whatever ignore_errors says; no rescued)

@@ -50,8 +50,8 @@ class HostPrograms:
                 run.rescue_depth.append(False)
                 failed = bool((yield from self._section(run, [*self._carried(run, block, True), *block.rescue])))
                 run.rescue_depth.pop()
-            if run.ended and not failed:
-                return failed
+            if run.ended and (not failed or run.host.name in self.unreachable_hosts):
+                return failed  # ended, or unreachable: the strategy gives the host no more task, always's neither
             run.rescue_depth.append(False)
             always = [*self._carried(run, block, False), *block.always]
             always_failed = yield from self._section(run, always, not_entered=not failed)

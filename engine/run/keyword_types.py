@@ -37,6 +37,9 @@ TYPED: tuple[tuple[str, str], ...] = (
     ("check_mode", "bool"), ("diff", "bool"), ("any_errors_fatal", "bool"), ("throttle", "int"),
     ("timeout", "int"), ("delay", "float"), ("poll", "int"), ("retries", "int"),
 )
+# IncludeRole's own fields, set from its arguments and validated after the task's (its fattributes' order)
+ROLE_INCLUDE_TYPED: tuple[tuple[str, str], ...] = (
+    ("public", "bool"), ("allow_duplicates", "bool"), ("rolespec_validate", "bool"))
 IGNORE_KEY = "_ansible_ignore_errors"
 """A failed result's ``ignore_errors`` as the strategy reads it from the task's fields."""
 _ONE_NAME = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
@@ -93,7 +96,12 @@ def convert(value: Any, isa: str) -> Any:
 
 
 def _written(task: Task, name: str) -> tuple[Any, Span | None]:
-    """The value of keyword ``name`` the task runs with (inherited or its own), and where it is written."""
+    """The value of keyword ``name`` the task runs with (inherited or its own), and where it is
+    written; an include_role's own field: its argument."""
+    if task.action in kw.INCLUDE_ROLE and name in dict(ROLE_INCLUDE_TYPED):
+        args = task.data.get(task.action) if isinstance(task.data, Mapping) else None
+        spans = getattr(args, "value_spans", None) or {}
+        return task.args.get(name), spans.get(name)
     if name in kw.INHERITED:
         sourced = task.effective(name)
         if sourced is None or isinstance(sourced, list):
@@ -118,7 +126,8 @@ def validate_keywords(task: Task, templar: Templar, only: tuple[str, ...] | None
     from engine.run.error_block import Event
 
     ignore_errors: bool | None = None
-    for name, isa in TYPED if only is None else [(n, isa) for n, isa in TYPED if n in only]:
+    typed = TYPED + ROLE_INCLUDE_TYPED if task.action in kw.INCLUDE_ROLE else TYPED
+    for name, isa in typed if only is None else [(n, isa) for n, isa in typed if n in only]:
         raw, span = _written(task, name)
         if raw is None:
             continue

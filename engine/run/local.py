@@ -88,3 +88,16 @@ def ssh_refusal(name: str, connection: Any, templar: Any) -> str | None:
     except TemplateFailure:
         return None
     return ssh_failure(str(address), port) if connection in SSH_CONNECTIONS else None
+
+
+def unreachable_result(refusal: str | None, name: str) -> dict[str, Any]:
+    """The result of a task whose connection to host ``name`` fails (``AnsibleConnectionFailure``
+    raised out of the action and made a result by ``TaskExecutor._execute``: unreachable, not
+    failed, with the error's ``exception``): ssh's ``refusal`` when it is known, else the reason
+    the engine does not connect."""
+    from engine.run.task_runner import NO_TRACEBACK
+
+    return {"unreachable": True, "changed": False,
+            "msg": f"Task failed: {refusal}" if refusal else
+            f"playbook-ls's engine only runs on the local machine; '{name}' is not local. "
+            "Run with --engine ansible to reach it.", "exception": NO_TRACEBACK}

@@ -18,6 +18,8 @@ def judge(task: Task, result: dict[str, Any], templar: Templar, rescuing: bool) 
         ignored = strategy_ignores(result, lambda: ignores_errors(task, templar))
         return Outcome("failed", ignored=ignored, rescued=not ignored and rescuing,
                        changed=bool(result.get("changed")))
+    if result.get("unreachable"):  # ignore_unreachable: counted ok and ignored, and the host goes on
+        return Outcome("unreachable", ignored=truth(keyword(task, "ignore_unreachable"), templar))
     if result.get("skipped"):
         return Outcome("skipped")
     return Outcome("changed" if result.get("changed") else "ok")

@@ -85,10 +85,11 @@ def _until(task: Task, conditions: list[Any], scope: Templar) -> bool:
 
 
 def raised_out(result: Mapping[str, Any]) -> bool:
-    """Whether the action raised rather than returned ``result`` (a failure or a skip)."""
+    """Whether the action raised rather than returned ``result`` (a failure, a skip or a connection
+    that failed)."""
     from engine.run.error_block import raised
 
-    return bool(result.get(ACTION_SKIP)) or bool(result.get("failed")) and raised(result)
+    return bool(result.get(ACTION_SKIP) or result.get("unreachable")) or bool(result.get("failed")) and raised(result)
 
 
 def run_attempts(task: Task, templar: Templar, action: Action, apply_conditions: Conditions,

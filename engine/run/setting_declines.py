@@ -10,7 +10,8 @@ auto`` hands it to ansible-playbook) where they differ from their defaults:
   non-boolean conditional taken for its truth instead of failing) and ``allow_embedded_templates``;
 - what changes what a run does or leaves behind: ``executable`` (the shell of ``shell`` tasks),
   ``no_log`` for every task, retry files, ``playbook_vars_root``, the task debugger, ansible's
-  debug output, and passwords asked for or read from files (``ask_pass``, ``become_ask_pass``,
+  debug output, strings that are no valid UTF-8 taken from modules' results
+  (``module_strict_utf8_response`` off), and passwords asked for or read from files (``ask_pass``, ``become_ask_pass``,
   ``become_password_file``, ``connection_password_file``), ``become_exe`` and ``become_flags``.
 
 Each setting is read as ansible reads it (engine.config.config_value: the environment first,
@@ -47,6 +48,9 @@ _FLAGS: tuple[tuple[str, str, str, bool | None], ...] = (
     ("ANSIBLE_ENABLE_TASK_DEBUGGER", "defaults", "enable_task_debugger", False),
     ("ANSIBLE_ASK_PASS", "defaults", "ask_pass", False),  # ansible prompts for passwords first
     ("ANSIBLE_BECOME_ASK_PASS", "privilege_escalation", "become_ask_pass", False),
+    # off, ansible takes a string JSON gives that is no valid UTF-8 (a lone surrogate in a module's
+    # result) instead of refusing it ("Refusing to deserialize an invalid UTF8 string value.")
+    ("ANSIBLE_MODULE_STRICT_UTF8_RESPONSE", "defaults", "module_strict_utf8_response", True),
 )
 # settings followed with their default values only: (environment variable, section, key, the
 # values that are the default; () where any value but an empty one changes something)

@@ -77,7 +77,7 @@ def _failure(exc: TemplateFailure) -> dict[str, Any]:
     if isinstance(exc, ConditionFailure):
         from engine.run.error_block import conditional_failure
 
-        return conditional_failure(str(exc), exc.span, exc.help, exc.origin)
+        return conditional_failure(str(exc), exc.span, exc.help, exc.origin, exc.value)
     return failed_result(str(exc))
 
 
@@ -150,7 +150,7 @@ def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar
     non-zero ``rc``) and ``changed``, then ``changed_when`` / ``failed_when`` with the registered
     name bound to the result, unless the action skipped itself (a command in check mode). A skip
     the action raised is returned as it is, without ``failed``."""
-    if result.pop(ACTION_SKIP, False):
+    if result.pop(ACTION_SKIP, False) or result.get("unreachable"):  # raised: the connection failed, say
         result.setdefault("changed", False)
         return
     from engine.run.error_block import raised
@@ -228,30 +228,41 @@ def _with_message(task: Task, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """A loop's results as one result, as ``TaskExecutor._run_loop`` and ``_execute`` build it."""
+    """A loop's results as one result, as ``TaskExecutor.run`` builds it, keys in its order: the
+    results, skipped, changed once an item changed, failed with its message at the first failed
+    item, unreachable, then the message of a loop that did not fail, and changed false last."""
     if not results:
         return {"changed": False, "skipped": True, "skipped_reason": "No items in the list", "results": []}
-    result: dict[str, Any] = {"changed": any(r.get("changed") for r in results), "results": results,
-                              "skipped": all(r.get("skipped") for r in results)}
-    if any(r.get("failed") for r in results):
-        result.update(failed=True, msg="One or more items failed")
-    elif all(r.get("skipped") for r in results):
-        result.update(skipped=True, msg="All items skipped")
-    else:
+    result: dict[str, Any] = {"results": results, "skipped": True}
+    for item in results:
+        if item.get("changed") and not result.get("changed"):
+            result["changed"] = True
+        if not item.get("skipped"):
+            result["skipped"] = False
+        if item.get("failed") and not result.get("failed"):
+            result.update(failed=True, msg="One or more items failed")
+        if item.get("unreachable"):
+            result["unreachable"] = True
+    if not result.get("failed"):
         result["msg"] = "All items completed"
+    if result["skipped"]:
+        result["msg"] = "All items skipped"
+    result.setdefault("changed", False)
     return result
 
 
 def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]],
                   warn: Callable[[str], None] = lambda _: None,
-                  connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                  connection: Mapping[str, Any] | None = None,
+                  item_done: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """The task's result: ``run_once`` per loop item (or once), each behind the ``when`` chain
     and retried as ``until``/``retries`` say; ``warn`` shows ansible's warnings about the loop.
     ``connection``: the play context's variables, which all but the loop's terms see
     (engine.run.local.connection_vars). Whatever goes wrong inside (a filter that raises, a
-    module's own bug) fails the task with a message, as ansible fails it; the run goes on."""
+    module's own bug) fails the task with a message, as ansible fails it; the run goes on.
+    ``item_done`` sees each loop item's result once it is made, as the worker sends it."""
     try:
-        return _run_with_loop(task, templar, run_once, warn, connection)
+        return _run_with_loop(task, templar, run_once, warn, connection, item_done)
     except (TemplateFailure, IncludeParseError, KeyboardInterrupt, SystemExit):  # the last: the run ends
         raise
     except Exception as exc:  # noqa: BLE001
@@ -287,7 +298,8 @@ def _with_exception(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]],
-                   warn: Callable[[str], None], connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                   warn: Callable[[str], None], connection: Mapping[str, Any] | None = None,
+                   item_done: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     loop = loop_of(task)
     loop_templar, templar = templar, templar.child(connection) if connection else templar
     if loop is None:
@@ -362,6 +374,8 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
                 item_result.update(failed=True, msg=f"Failed to template loop_control.label: {exc}")
         else:  # the label's default is "{{ LOOP_VAR }}": the item, whatever the loop var's name
             item_result["_ansible_item_label"] = scope[control.loop_var]
+        if item_done is not None:
+            item_done(item_result)
         results.append(item_result)
         # TaskExecutor updates the loop's task_vars with each item's facts (set_fact, say) and
         # registered result, so the next item sees them

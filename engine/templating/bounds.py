@@ -223,7 +223,8 @@ def refuse_over(size: int, what: str) -> None:
 
 def binop_over_limit(operator: str, left: Any, right: Any) -> str | None:
     """Why ``left operator right`` is refused (an exponent or a repeated sequence too large to
-    compute safely), or None. Every sandbox that evaluates repository templates applies it."""
+    compute safely), or None. Every bounded sandbox applies it; a run's environment computes what
+    ansible's computes (``2 ** 65`` and beyond)."""
     if operator == "**" and isinstance(right, int | float) and abs(right) > MAX_EXPONENT:
         return "exponent too large"
     if operator == "**" and isinstance(left, int) and isinstance(right, int) \

@@ -183,10 +183,24 @@ def too_large_cause(exc: BaseException) -> TooLarge | None:
 
 
 def undefined_cause(exc: BaseException) -> bool:
-    """Whether a template failure comes from an undefined variable (Jinja's UndefinedError)."""
+    """Whether a template failure comes from an undefined variable (Jinja's UndefinedError), not
+    from Jinja's own Undefined of an inline if without else (:func:`inline_if_undefined`)."""
     from jinja2.exceptions import UndefinedError
 
-    return cause_of(exc, UndefinedError) is not None
+    found = cause_of(exc, UndefinedError)
+    return found is not None and not inline_if_undefined(found)
+
+
+_INLINE_IF = "the inline if-expression on "
+_NO_ELSE = " evaluated to false and no else section was defined."
+
+
+def inline_if_undefined(exc: BaseException) -> bool:
+    """Whether ``exc`` is the failure of Jinja's own Undefined of an inline if without else
+    (``cond_expr_undefined``, whose message is Jinja's hint): no ansible Marker but an error a
+    template raised, which ansible words as any ("Error rendering template: ...")."""
+    message = str(exc)
+    return type(exc).__name__ == "UndefinedError" and message.startswith(_INLINE_IF) and message.endswith(_NO_ELSE)
 
 
 def ansible_fails_too(exc: BaseException) -> bool:

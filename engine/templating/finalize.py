@@ -128,14 +128,15 @@ def items_within(value: list[Any] | dict[Any, Any] | tuple[Any, ...]) -> Iterato
 
 def fail_undefined_within(value: Any) -> Any:
     """``value``, once no item within it is undefined: the first one met fails with its own error,
-    as a lazy container fails when a filter converts it whole (``to_json``, ``to_yaml``)."""
-    from jinja2 import Undefined
+    as a lazy container fails when a filter converts it whole (``to_json``, ``to_yaml``). Jinja's
+    own Undefined is no Marker: it is left to the filter, as any value it cannot convert."""
+    from engine.templating.markers import is_marker
 
-    if isinstance(value, Undefined):
+    if is_marker(value):
         value._fail_with_undefined_error()
     if isinstance(value, list | dict | tuple):
         for item in items_within(value):
-            if isinstance(item, Undefined):
+            if is_marker(item):
                 item._fail_with_undefined_error()
     return value
 

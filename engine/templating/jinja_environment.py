@@ -15,7 +15,7 @@ from itertools import chain, islice
 from typing import Any
 
 from engine.templating.backslashes import lexer_for
-from engine.templating.bounds import MAX_SIZE, TooLarge, binop_over_limit, bounded_environment_class, spend, text_size
+from engine.templating.bounds import MAX_SIZE, TooLarge, bounded_environment_class, spend, text_size
 from engine.templating.bounds import bounded_range as _bounded_range
 from engine.templating.errors import CallFailure, TemplateFailure, called_error
 from engine.templating.filters import common as common_filters
@@ -109,7 +109,6 @@ def parsing_environment() -> Any:
 def _classes() -> tuple[type, type, type]:
     """(the run-time environment class, ansible's undefined, a captured failure)."""
     from jinja2 import StrictUndefined, Undefined
-    from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
     from jinja2.runtime import LoopContext, Macro
     from jinja2.sandbox import SandboxedEnvironment
@@ -118,7 +117,6 @@ def _classes() -> tuple[type, type, type]:
     class RuntimeEnvironment(SandboxedEnvironment):  # AnsibleEnvironment's: lists change in place
         code_generator_class = NativeCodeGenerator
         concat = staticmethod(native_concat)  # type: ignore[assignment]
-        intercepted_binops = frozenset({"*", "**"})
 
         @property
         def lexer(self) -> Any:
@@ -126,12 +124,6 @@ def _classes() -> tuple[type, type, type]:
 
         def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:  # ansible's exceptions: int's bit ops
             return attr in INT_BITWISE and isinstance(obj, int) or super().is_safe_attribute(obj, attr, value)
-
-        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-            refused = binop_over_limit(operator, left, right)
-            if refused:
-                raise SecurityError(refused)
-            return super().call_binop(context, operator, left, right)
 
         def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
             return _mark_constant_lookup_terms(super()._parse(source, name, filename))

@@ -16,17 +16,20 @@ TAKES_UNDEFINED = frozenset({"mandatory", "default", "d", "ternary", "type_debug
                              "vault_encrypted"})
 
 
-def first_undefined(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
-    """The first undefined value (or captured failure) among the arguments of a call, else None.
-    Jinja's own Undefined (an inline if's missing else, ``cond_expr_undefined``) is no ansible
-    Marker: ``get_first_marker_arg`` passes it over and the plugin gets it (``replace`` and
-    ``string`` read it as "")."""
+def is_marker(value: Any) -> bool:
+    """Whether ``value`` is one of ansible's Markers: an undefined value or a captured failure of
+    the engine's. Jinja's own Undefined (an inline if's missing else, ``cond_expr_undefined``) is
+    none: a plugin gets it as any value (``replace`` and ``string`` read it as "", ``to_json``
+    cannot encode it, ``mandatory`` hands it back)."""
     from jinja2 import Undefined
 
-    for arg in (*args, *kwargs.values()):
-        if isinstance(arg, Undefined) and type(arg) is not Undefined:
-            return arg
-    return None
+    return isinstance(value, Undefined) and type(value) is not Undefined
+
+
+def first_undefined(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+    """The first undefined value (or captured failure) among the arguments of a call, else None
+    (``get_first_marker_arg``: :func:`is_marker`)."""
+    return next((arg for arg in (*args, *kwargs.values()) if is_marker(arg)), None)
 
 
 def handing_on(plugin: Callable[..., Any], name: str, kind: str,

@@ -37,6 +37,7 @@ from engine.templating.errors import (
     UntrustedExpression,
     cause_of,
     evaluated_within_bounds,
+    inline_if_undefined,
     refused_static,
     too_large_cause,
     too_large_reason,
@@ -423,7 +424,8 @@ class Templar:
             # create_template_error: a Python error while rendering (an expression's caller words it)
             raise TemplateFailure(_message(exc, text) if expression else f"Error rendering template: {exc}") from exc
         except (TemplateError, SecurityError, StaticRefusal) as exc:
-            if type(exc) is TemplateRuntimeError and not expression:  # Jinja's "No filter named 'x' found."
+            # Jinja's "No filter named 'x' found.", its own Undefined's error: a template's error to ansible
+            if (type(exc) is TemplateRuntimeError or inline_if_undefined(exc)) and not expression:
                 raise TemplateFailure(f"Error rendering template: {exc}") from exc
             raise TemplateFailure(_message(exc, text)) from exc
         except re.error as exc:  # a run fails the task with it as with any error a filter raises

@@ -124,8 +124,11 @@ def test_module_names_resolve_as_ansible_looks_them_up(tmp_path: Path) -> None:
     assert names.resolves("debug", ()) is True and names.resolves("ansible.legacy.debug", ()) is True
     assert names.resolves("ansible.builtin.gather_facts", ()) is True  # an action plugin
     assert names.resolves("other.col.x", ()) is False  # not installed
-    with pytest.raises(PluginRemoved, match="'ns.col.gone' module has been removed. Use ns.col.real."):
+    with pytest.raises(PluginRemoved) as removed:
         names.resolves("ns.col.gone", ())
+    # the plugin loader's words, then get_deprecation_message_with_plugin_info's (the collection removed it)
+    assert str(removed.value) == ("The 'ns.col.gone' module has been removed. Use ns.col.real. This feature was "
+                                  "removed from collection 'ns.col' version 2.0.0.")
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "custom").write_text("#!/bin/sh\n")
     names.add_plugin_dirs(str(tmp_path))  # a playbook's or legacy role's library/ is not there yet

@@ -79,7 +79,9 @@ def test_the_removed_include_is_reported_once_per_task(repo: Path) -> None:
     found = check(repo, {"site.yml": "- hosts: all\n  tasks:\n    - include: t.yml\n", "t.yml": "- debug: msg=x\n"},
                   "PLS113")
     assert len(found) == 1
-    assert found[0].message.startswith("The 'include' action plugin has been removed.")
+    assert found[0].message.startswith("The 'ansible.builtin.include' action plugin has been removed. Use "
+                                       "include_tasks or import_tasks instead. This feature was removed from "
+                                       "ansible-core in a release after 2023-05-16.")
 
 
 def test_a_name_with_no_value_before_the_run_is_not_called_undefined(repo: Path) -> None:

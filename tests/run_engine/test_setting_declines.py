@@ -25,7 +25,7 @@ SETTINGS = ("ANSIBLE_STDOUT_CALLBACK", "ANSIBLE_CALLBACKS_ENABLED", "ANSIBLE_DIS
             "ANSIBLE_ENABLE_TASK_DEBUGGER", "ANSIBLE_DEBUG", "ANSIBLE_ASK_PASS", "ANSIBLE_BECOME_ASK_PASS",
             "ANSIBLE_BECOME_PASSWORD_FILE", "ANSIBLE_CONNECTION_PASSWORD_FILE", "ANSIBLE_BECOME_EXE",
             "ANSIBLE_BECOME_FLAGS", "ANSIBLE_ASK_VAULT_PASS", "ANSIBLE_VAULT_PASSWORD_FILE",
-            "ANSIBLE_VAULT_IDENTITY_LIST")
+            "ANSIBLE_VAULT_IDENTITY_LIST", "ANSIBLE_MODULE_STRICT_UTF8_RESPONSE")
 
 
 @pytest.fixture
@@ -156,3 +156,13 @@ def test_settings_that_change_what_a_run_does_or_leaves_behind_decline(project: 
 def test_asking_for_a_vault_password_declines_as_vault_secrets_do(project: Path) -> None:
     declined = _declined(project, "[defaults]\nask_vault_pass = True\n")
     assert len(declined) == 1 and "ask_vault_pass = True" in declined[0] and "never decrypts" in declined[0]
+
+
+def test_module_output_taken_without_strict_utf8_declines(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``module_strict_utf8_response`` off: ansible takes a string of a module's result that is no
+    valid UTF-8, which it refuses by default; the engine does not follow it. On, the default, runs."""
+    declined = _declined(project, "[defaults]\nmodule_strict_utf8_response = False\n")
+    assert len(declined) == 1 and "module_strict_utf8_response = False" in declined[0]
+    assert _declined(project, "[defaults]\nmodule_strict_utf8_response = yes\n") == []
+    monkeypatch.setenv("ANSIBLE_MODULE_STRICT_UTF8_RESPONSE", "0")
+    assert any("ANSIBLE_MODULE_STRICT_UTF8_RESPONSE" in problem for problem in _declined(project))

@@ -49,7 +49,7 @@ def run(args: dict[str, Any], ctx: ModuleContext, action: str = "assert") -> dic
             from engine.run.error_block import conditional_failure
 
             failure = condition_failure(exc, spans[index] if index < len(spans) else None)
-            return conditional_failure(str(failure), failure.span, failure.help, failure.origin)
+            return conditional_failure(str(failure), failure.span, failure.help, failure.origin, failure.value)
         if not holds:
             return {
                 "changed": False,

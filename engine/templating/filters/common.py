@@ -10,7 +10,7 @@ import datetime
 import functools
 import json
 import os
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from jinja2 import Undefined, pass_environment
@@ -61,7 +61,8 @@ def _class_name(value: Any) -> str:
 def _type_repr(value: Any) -> str:
     """``type(value)`` as ansible's filters print it: a list or dict is a lazy container there."""
     kind = type(value)
-    if kind.__module__.startswith("ansible."):  # a value tagged as ansible's templar hands it (tagged_retry)
+    # a value tagged as ansible's templar hands it (tagged_retry), Jinja's own Undefined: Python's words
+    if kind.__module__.startswith(("ansible.", "jinja2.")):
         return f"<class '{kind.__module__}.{kind.__name__}'>"
     name = _class_name(value)
     module = "ansible._internal._templating._lazy_containers." if name != type_name_of(value) else ""
@@ -87,9 +88,11 @@ def _items2dict(value: list[Mapping[str, Any]], key_name: str = "key", value_nam
 
 
 def _mandatory(value: Any, msg: str | None = None) -> Any:
-    from jinja2 import Undefined
+    """ansible's mandatory: an undefined Marker fails; anything else, Jinja's own Undefined too, is
+    handed back."""
+    from engine.templating.markers import is_marker
 
-    if isinstance(value, Undefined):
+    if is_marker(value):
         raise TemplateFailure(msg or f"Mandatory variable {value._undefined_name!r} not defined.")
     return value
 
@@ -199,11 +202,16 @@ def _to_json(value: Any, **kwargs: Any) -> str:
 
 
 def _tagless(value: Any) -> Any:
+    """What the tagless profile's encoder makes of a value JSON has no type for: a date or time in ISO
+    format, any other mapping as a dict and any other sequence or set as a list (``is_intermediate_*``:
+    a range too); anything else it cannot encode."""
     if isinstance(value, datetime.date | datetime.time):
         return value.isoformat()
-    if isinstance(value, set | frozenset):
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, set | frozenset | Sequence) and not isinstance(value, str | bytes):
         return list(value)
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+    raise TypeError(f"Object of type {type(value).__name__!r} is not JSON serializable by the 'tagless' profile.")
 
 
 def _to_nice_json(value: Any, indent: int = 4, sort_keys: bool = True, **kwargs: Any) -> str:
