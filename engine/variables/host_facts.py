@@ -133,8 +133,14 @@ def cached_facts(plan: Plan) -> Mapping[str, Any]:
 
 def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> list[PlayPlan]:
     """The plan's plays before ``play_plan`` (and it, with ``including``)."""
-    plays = list(getattr(plan, "plays", ()))
-    index = next((at for at, found in enumerate(plays) if found is play_plan), None)
+    plays = getattr(plan, "plays", None)
+    plays = plays if isinstance(plays, list) else list(plays or ())
+    kept = plan.__dict__.get("play places")  # each play's place, once per list of plays (not per question)
+    index = kept[1].get(id(play_plan)) if kept is not None and kept[0] is plays else None
+    if index is None or index >= len(plays) or plays[index] is not play_plan:
+        places = {id(found): at for at, found in enumerate(plays)}
+        plan.__dict__["play places"] = (plays, places)
+        index = places.get(id(play_plan))
     if index is None:
         return [play_plan] if including else []
     return plays[: index + 1] if including else plays[:index]
