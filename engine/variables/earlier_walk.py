@@ -160,8 +160,11 @@ def earlier_plays(follower: Follower, play_plan: PlayPlan, host: Host, names: fr
         gathered = gathered_since(follower.plan, earlier, play_plan, host) if found else None
         # the facts a cacheable set_fact left in ansible_facts, gathered over by a later play
         effects += [unknown_names(each, "ansible_facts".__eq__, gathered) for each in found] if gathered else found
-    if getattr(follower.plan, "removals_pending", None) is None and _plays_state(follower, plays) == state:
-        memo[key] = (follower.plan, state, effects)
+    after = _plays_state(follower, plays)
+    # kept when nothing changed meanwhile but the stores the walks began (a play no walk had read yet)
+    if getattr(follower.plan, "removals_pending", None) is None and len(after) == len(state) and all(
+            now == then or now[:-1] == then[:-1] and then[-1] is None for now, then in zip(after, state, strict=True)):
+        memo[key] = (follower.plan, after, effects)
     return effects
 
 
