@@ -257,11 +257,29 @@ def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
                   if host.name in host_names(earlier) else None for earlier, done in steps),
             tuple(order.loaded_kinds.get(host.name, 0) for order in orders),
             # whether each setter in a block with a rescue ran by the reader (the play's own) or by the play's end
-            tuple(follower._ran(earlier, host, done, task if earlier is play_plan else None)  # noqa: SLF001
+            tuple((follower._ran(play_plan, host, done, task) if earlier is play_plan  # noqa: SLF001
+                   else _ran_by_the_end(follower, earlier, host, done))
                   if host.name in host_names(earlier) else None for earlier, done in blocked),
             # which host runs each run_once setter for the host's batch (the walk takes that host's effects)
             tuple(_once_runs(follower, earlier, host, done) if host.name in host_names(earlier) else None
                   for earlier, done in once))
+
+
+def _ran_by_the_end(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
+    """Whether ``task``, in a block with a rescue of a play before the reader's, ran on ``host`` by the
+    play's end: once per host and task while the play's planned runs stay the same (asked for every
+    task after the play that reads what its setters set, on each host)."""
+    from engine.variables.host_runtime import followed_memo
+
+    planned = getattr(play_plan, "planned_runs", None)
+    if planned is None or getattr(follower.plan, "removals_pending", None) is not None:
+        return follower._ran(play_plan, host, task, None)  # type: ignore[no-any-return]  # noqa: SLF001
+    memo = followed_memo(play_plan)
+    key = ("ran by the end", host.name, id(task))
+    kept = memo.get(key)
+    if kept is None or kept[0] is not planned or kept[1] is not follower.plan:
+        kept = memo[key] = (planned, follower.plan, follower._ran(play_plan, host, task, None))  # noqa: SLF001
+    return kept[2]  # type: ignore[no-any-return]
 
 
 def _once_runs(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Any, ...]:
