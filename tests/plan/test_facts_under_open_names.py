@@ -50,6 +50,7 @@ PLAYBOOK = """
       with_dict: "{{ gathered_vars }}"
     - {name: on the gathered family, ansible.builtin.debug: {msg: c}, when: "ansible_facts.os_family == 'RedHat'"}
     - {name: on the product, ansible.builtin.debug: {msg: f}, when: "ansible_product_name == 'DGX-1'"}
+    - {name: on the key file, ansible.builtin.debug: {msg: g}, when: "ansible_ssh_private_key_file | default('') == ''"}
     - {name: on a toggle again, ansible.builtin.debug: {msg: d}, when: hardening | bool}
     - {name: on another toggle, ansible.builtin.debug: {msg: e}, when: not hardening}
 """
@@ -102,6 +103,8 @@ def test_facts_under_open_names_shared(tmp_path: Path, monkeypatch: pytest.Monke
     assert {("on the family", "runs"), ("on the family", "skipped"), ("on a toggle", "runs"),
             ("on a toggle", "skipped"), ("on the gathered family", "depends"),
             ("on a toggle again", "depends")} <= kinds
-    for task in ("on the gathered family", "on the product"):  # (a fact named *_name, not a magic variable)
-        assert 0 < read_shared.count(task) * 3 < read_alone.count(task)  # a fact read under names a task may set
+    # a fact read under names a task before may set (one named *_name, not a magic variable), and a
+    # connection setting named ansible_*, no fact: keyed as any name is
+    for task in ("on the gathered family", "on the product", "on the key file"):
+        assert 0 < read_shared.count(task) * 3 < read_alone.count(task)
     assert {kind for (_, task, _), (kind, _) in shared.items() if task == "on the product"} == {"depends"}
