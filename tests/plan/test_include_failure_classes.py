@@ -47,16 +47,22 @@ _ALONE: dict[str, list] = {}  # type: ignore[type-arg]
 
 @pytest.fixture()
 def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
-    return fleet_planned_alone(tmp_path, _fleet, _ALONE, monkeypatch, (change_classes, "SHARING", False),
-                               planned=planned_rows)
+    return fleet_planned_alone(
+        tmp_path, _fleet, _ALONE, monkeypatch, (change_classes, "SHARING", False), planned=planned_rows
+    )
 
 
-def test_an_include_that_does_not_load_fails_class_by_class(fleet: tuple[Path, list],  # type: ignore[type-arg]
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_include_that_does_not_load_fails_class_by_class(
+    fleet: tuple[Path, list],  # type: ignore[type-arg]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     root, alone = fleet
-    at_include = {include: hosts_asked(monkeypatch, task_variables, "variables_at", 2,
-                                       lambda args, include=include: args[3].name == include)
-                  for include in ("absent role", "absent file")}
+    at_include = {
+        include: hosts_asked(
+            monkeypatch, task_variables, "variables_at", 2, lambda args, include=include: args[3].name == include
+        )
+        for include in ("absent role", "absent file")
+    }
     shared = planned_rows(root)
     assert shared == alone
     for include, group in (("absent role", "web"), ("absent file", "db")):

@@ -44,8 +44,10 @@ READERS = """
 def _write(root: Path, readers: int) -> None:
     hosts = "\n".join(f"h{n:02d} weight={n % 4}" for n in range(12))
     (root / "inventory.ini").write_text(f"[fleet]\n{hosts}\n")
-    tasks = "".join(f"    - {{name: read {k}, ansible.builtin.debug: {{msg: r}}, when: fact_{k % 4} | int > {k % 3}}}\n"
-                    for k in range(readers))
+    tasks = "".join(
+        f"    - {{name: read {k}, ansible.builtin.debug: {{msg: r}}, when: fact_{k % 4} | int > {k % 3}}}\n"
+        for k in range(readers)
+    )
     (root / "site.yml").write_text("".join(SETTERS.format(n=n) for n in range(4)) + RESCUED + READERS + tasks)
 
 
@@ -77,6 +79,7 @@ def test_earlier_plays_are_walked_once_per_host_and_play(tmp_path: Path, monkeyp
     host = readers.hosts[5]
     played = _counted(monkeypatch, earlier_walk, "played")
     enders = _counted(monkeypatch, setters, "batch_enders")
+
     def walked(task: object) -> dict[str, dict[str, object]]:
         return {layer.label: dict(layer.values) for layer in follower.earlier_layers(readers, host, task, 0, ())}
 
@@ -91,8 +94,9 @@ def test_earlier_plays_are_walked_once_per_host_and_play(tmp_path: Path, monkeyp
     assert all(found == ended[0] for found in ended) and len(ended[0]) == len(plan.plays) - 2
 
 
-def test_a_rescued_setter_of_a_play_before_is_asked_once_per_host(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_rescued_setter_of_a_play_before_is_asked_once_per_host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from engine.flow.plan import RunOptions, make_plan
     from engine.variables.host_runtime import Follower
     from engine.variables.play_order import play_order
