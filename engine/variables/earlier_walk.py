@@ -4,7 +4,8 @@ many tasks, and what a task sets is itself templated with what the tasks before 
 from the play's start at each would cost tasks x tasks per host.
 
 - What a whole earlier play set on a host is the same for every task after it: walked once per
-  host (:func:`played`).
+  host (:func:`played`), and all the plays before a reader's play put together once per host and
+  names for every task of that play (:func:`earlier_plays`).
 - In the reader's own play, the walk up to a task is the walk up to the task before it, one more
   setter on: kept as a prefix that grows (:func:`own_play`), when nothing in the walk depends on
   which task reads (a reader outside every block with a ``rescue``, which sees whether a setter in
