@@ -13,6 +13,7 @@ the caller does not follow failures there.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.run_settings import play_strategy
@@ -139,13 +140,12 @@ class BlockFailures:
         """Whether ``task`` is in the ``block`` section of a block (:meth:`may_fail` notes it)."""
         return any(section == BLOCK for _block, section in self.paths.get(id(task)) or ())
 
-    def may_fail(self, host: str, task: Any) -> None:
-        """``task`` may fail on ``host`` (only the run knows): every block it is in the ``block``
-        section of may run its rescue."""
-        path = self.paths.get(id(task))
-        for block, section in path or ():
-            if section == BLOCK:
-                self.maybe.add((block, host))
+    def may_fail(self, hosts: Iterable[str], task: Any) -> None:
+        """``task`` may fail on each of ``hosts`` (only the run knows): every block it is in the
+        ``block`` section of may run its rescue there. The blocks are looked up once for the hosts."""
+        blocks = [block for block, section in self.paths.get(id(task)) or () if section == BLOCK]
+        if blocks:
+            self.maybe.update(product(blocks, hosts))
 
 
 def failure_spread(play: Play, task: Task) -> bool | None:

@@ -109,9 +109,11 @@ class PlayBlocks:
         if not self.failures.in_blocks(task):
             return  # in no block's ``block`` section: no rescue to run
         own = None  # whether a run of it may fail on its own: asked once, where it runs
+        failing = []
         for host, outcome in outcomes.items():
             if outcome.outcome == RUNS and own is None:
                 own = fails_on_its_own(task) and ignores_errors(task) is not True
             if outcome.outcome == DEPENDS or outcome.outcome == FAILS and host not in self.followed or \
                     outcome.outcome == RUNS and own:
-                self.failures.may_fail(host, task)
+                failing.append(host)
+        self.failures.may_fail(failing, task)  # the task's blocks looked up once, not per host

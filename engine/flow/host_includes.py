@@ -5,10 +5,12 @@ each distinct file once, as a run loads it (engine.loading.includes), and plans 
 after the include for the hosts that load it; the other hosts never load them. The hosts are
 taken class by class as a ``group_by``'s are (engine.variables.change_classes): a host whose
 variables answer the names the first host's arguments read alike loads what that host loaded,
-without its variables at the include being worked out again (a fleet's hosts x includes). A host
-whose arguments only the run knows, or whose file does not load, is worked out on its own (the
-reason names its own values). A looping one loads the file each item names, item by item, a copy
-per item (engine.variables.item_files).
+without its variables at the include being worked out again (a fleet's hosts x includes). So do
+the hosts of the class of one whose arguments only the run knows, or whose file does not load (a
+role not installed): they are told the same words, unless those may name the host's own values (its
+name, its own line or host_vars setting a name the arguments read), when each is worked out on its
+own. A looping one loads the file each item names, item by item, a copy per item
+(engine.variables.item_files).
 """
 
 from __future__ import annotations
@@ -69,6 +71,13 @@ class Loaded:
         return found
 
 
+@dataclass(frozen=True)
+class _Unloaded:
+    """Why an include's file does not load on a host (the include fails the hosts it runs on)."""
+
+    reason: str
+
+
 class RuntimeIncludes:
     def __init__(self, plan: Plan, play_plan: PlayPlan) -> None:
         self.plan, self.play_plan = plan, play_plan
@@ -114,33 +123,33 @@ class RuntimeIncludes:
             if outcome.outcome not in (RUNS, DEPENDS) or name not in hosts:
                 continue
             loads = classes.joined(hosts[name]) if classes is not None else None
-            if isinstance(loads, str):  # what only the run knows, in the same words as its class's first host
-                unknown[name] = loads
-                continue
             if loads is None:
                 with names_recorded() as read:
                     templar = variables_at(self.plan, self.play_plan, hosts[name], include).templar
                     read.clear()  # the host's variables at the include are worked out: what its arguments read
-                    needs = include_args_need(self.plan, self.play_plan, hosts[name], include)
-                    if needs is not None:
-                        unknown[name] = needs
-                        named = _argument_names(include)  # the words speak of each name its arguments read
-                        if classes is not None and named is not None and \
-                                not _own_words(self.plan, self.play_plan, hosts[name], include, read | named):
-                            classes.add(hosts[name], read | named, needs)
-                        continue
-                    try:
-                        blocks, result = self.loader.load(include, templar, self.play_plan.play)
-                    except TemplateFailure as exc:
-                        if cause_of(exc, RunTimeOnly) is not None:  # a file named from a result's key, say
-                            unknown[name] = f"what only the run knows ({exc})"
-                        elif outcome.outcome == RUNS:
-                            failing[name] = HostOutcome(FAILS, f"{LOAD_FAILURE}: {exc}")
-                        continue
-                handlers = [task for block in self.loader.handlers for task in block.tasks() if not task.implicit]
-                loads = (blocks, result, handlers)
-                if classes is not None:  # the hosts whose variables answer what it read alike load the same
-                    classes.add(hosts[name], read, loads)
+                    loads = include_args_need(self.plan, self.play_plan, hosts[name], include)
+                    if loads is None:
+                        try:
+                            blocks, result = self.loader.load(include, templar, self.play_plan.play)
+                        except TemplateFailure as exc:  # a file named from a result's key (say), or none loads
+                            loads = f"what only the run knows ({exc})" if cause_of(exc, RunTimeOnly) is not None \
+                                else _Unloaded(f"{LOAD_FAILURE}: {exc}")
+                if loads is None:
+                    handlers = [task for block in self.loader.handlers for task in block.tasks() if not task.implicit]
+                    loads = (blocks, result, handlers)
+                    if classes is not None:  # the hosts whose variables answer what it read alike load the same
+                        classes.add(hosts[name], read, loads)
+                elif classes is not None and (named := _argument_names(include)) is not None and \
+                        not _own_words(self.plan, self.play_plan, hosts[name], include, read | named):
+                    # the words speak of each name its arguments read: the same for the hosts of its class
+                    classes.add(hosts[name], read | named, loads)
+            if isinstance(loads, str):  # what only the run knows, in the same words as its class's first host
+                unknown[name] = loads
+                continue
+            if isinstance(loads, _Unloaded):  # the file does not load, as on its class's first host
+                if outcome.outcome == RUNS:
+                    failing[name] = HostOutcome(FAILS, loads.reason)
+                continue
             blocks, result, handlers = loads
             group = groups.setdefault(id(blocks), (blocks, [], str(result.get("include", "")), handlers))
             group[1].append(name)

@@ -30,7 +30,8 @@ def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_h
     """The names a reading read (``touched``) that earlier tasks may set, whose definitions by them
     (:func:`earlier_key`) then tell hosts apart; None when the reading read per host what the key
     cannot tell: a name (of ``set_per_host``, those read per host) none of the tasks of the plays so
-    far is known to set, a fact no task sets that is not one of ``facts`` (gathered facts, which the
+    far is known to set, a fact (not an ``ansible_*`` connection setting or magic variable, which are
+    told like any name) no task sets that is not one of ``facts`` (gathered facts, which the
     caller keys by where the run gathers them and the cached ones:
     :func:`~engine.variables.host_facts.facts_unknown`), a rescue's, or values merged with
     ``hash_behaviour=merge``. When a task before sets names not told before the run (an
@@ -39,15 +40,17 @@ def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_h
     that may set any name (and why) included."""
     from engine.variables.names_before import names_set_before
     from engine.variables.play_order import play_order
+    from engine.variables.raw import looks_like_fact
 
     if plan.inventory.data.merge_hashes or touched & NOT_FOLLOWED:
         return None
     may_set = names_set_before(plan, play_plan, play_order)
+    # (a connection setting or magic variable named ansible_* is no fact: the key tells it as any name)
     if may_set is None:  # a task before whose names are not told (include_vars, group_by...): any name may be set
-        if not OPEN or any(name not in facts and name.startswith("ansible_") for name in set_per_host):
+        if not OPEN or any(name not in facts and looks_like_fact(name) for name in set_per_host):
             return None
         return frozenset(touched)  # the key is the walk's layers for them, whichever task set them
-    if any(name not in facts and (name not in may_set or name.startswith("ansible_")) for name in set_per_host):
+    if any(name not in facts and (name not in may_set or looks_like_fact(name)) for name in set_per_host):
         return None
     return frozenset(name for name in touched if name in may_set)
 

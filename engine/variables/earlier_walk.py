@@ -4,7 +4,8 @@ many tasks, and what a task sets is itself templated with what the tasks before 
 from the play's start at each would cost tasks x tasks per host.
 
 - What a whole earlier play set on a host is the same for every task after it: walked once per
-  host (:func:`played`).
+  host (:func:`played`), and all the plays before a reader's play put together once per host and
+  names for every task of that play (:func:`earlier_plays`).
 - In the reader's own play, the walk up to a task is the walk up to the task before it, one more
   setter on: kept as a prefix that grows (:func:`own_play`), when nothing in the walk depends on
   which task reads (a reader outside every block with a ``rescue``, which sees whether a setter in
@@ -21,7 +22,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.accumulating import unknown_names
 from engine.variables.failed_hosts import planned_alone, ran_unless_out
+from engine.variables.host_facts import gathered_since, plays_before
 from engine.variables.setters import host_names, maybe, occurrence, setters
 
 if TYPE_CHECKING:
@@ -138,6 +141,40 @@ def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset
     effects.append(Effects(facts=rescued))
     _keep(follower, play_plan, key, planned, effects)
     return effects
+
+
+def earlier_plays(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset[str] | None) -> list[Effects]:
+    """What the plays before ``play_plan`` set on ``host`` (for ``names``), in order, as a reader in
+    ``play_plan`` sees it: what a ``cacheable`` set_fact left in ``ansible_facts`` is the run's once
+    a later play gathers facts on the host again. The same for every task of the play: kept per host
+    and names while each earlier play's planned runs, hosts, tasks and followed store stay the same."""
+    plays = plays_before(follower.plan, play_plan)
+    state = _plays_state(follower, plays)
+    key = ("earlier plays", host.name, names)
+    memo = follower.memo(play_plan)
+    kept = memo.get(key)
+    if kept is not None and kept[0] is follower.plan and kept[1] == state:
+        return kept[2]  # type: ignore[no-any-return]
+    effects: list[Effects] = []
+    for earlier in plays:
+        found = played(follower, earlier, host, names)  # once per host and play
+        gathered = gathered_since(follower.plan, earlier, play_plan, host) if found else None
+        # the facts a cacheable set_fact left in ansible_facts, gathered over by a later play
+        effects += [unknown_names(each, "ansible_facts".__eq__, gathered) for each in found] if gathered else found
+    after = _plays_state(follower, plays)
+    # kept when nothing changed meanwhile but the stores the walks began (a play no walk had read yet)
+    if getattr(follower.plan, "removals_pending", None) is None and len(after) == len(state) and all(
+            now == then or now[:-1] == then[:-1] and then[-1] is None for now, then in zip(after, state, strict=True)):
+        memo[key] = (follower.plan, after, effects)
+    return effects
+
+
+def _plays_state(follower: Follower, plays: list[PlayPlan]) -> tuple[Any, ...]:
+    """What :func:`played` keeps its walks of ``plays`` by (their planned runs, hosts and tasks) and
+    where (each play's followed store, dropped when an include loads tasks into it)."""
+    return tuple((getattr(earlier, "planned_runs", None), earlier.hosts, len(earlier.hosts),
+                  len(follower.order_of(earlier.play).tasks), earlier.play.derived.get("host effects"))
+                 for earlier in plays)
 
 
 class _Prefix:

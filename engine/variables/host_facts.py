@@ -31,11 +31,25 @@ def gathered_since(plan: Plan, since: PlayPlan, play_plan: PlayPlan, host: Host)
     after it (up to ``play_plan``) gathers them, runs ``setup`` or ``meta: clear_facts`` on the host.
     What a ``cacheable`` set_fact of ``since`` left in ``ansible_facts`` is then the fact cache's
     as that run filled it."""
+    return next((reason for reason, earlier in gathering_after(plan, play_plan).get(id(since), ())
+                 if host.name in host_names(earlier)), None)
+
+
+def gathering_after(plan: Plan, play_plan: PlayPlan) -> dict[int, list[tuple[str, PlayPlan]]]:
+    """For each play up to ``play_plan`` (by id), the plays after it (up to ``play_plan``) whose
+    hosts' facts are the run's again, with why, in order: once per plan and plays, not for each
+    host at each task and earlier play."""
     found = _gathering(plan, play_plan)
-    plays = plays_before(plan, play_plan, including=True)
-    after = plays[next((at for at, earlier in enumerate(plays) if earlier is since), len(plays)) + 1:]
-    return next((reason for reason, earlier in found
-                 if any(earlier is later for later in after) and host.name in host_names(earlier)), None)
+    kept = play_plan.__dict__["gathering"]
+    if len(kept) > 4 and kept[4] is found:
+        return kept[5]  # type: ignore[no-any-return]
+    plays: list[PlayPlan] = kept[3]
+    after: dict[int, list[tuple[str, PlayPlan]]] = {}
+    rank = {id(earlier): at for at, earlier in enumerate(plays)}
+    for at, earlier in enumerate(plays):
+        after[id(earlier)] = [(reason, later) for reason, later in found if rank[id(later)] > at]
+    play_plan.__dict__["gathering"] = (*kept[:4], found, after)
+    return after
 
 
 def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
@@ -119,8 +133,14 @@ def cached_facts(plan: Plan) -> Mapping[str, Any]:
 
 def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> list[PlayPlan]:
     """The plan's plays before ``play_plan`` (and it, with ``including``)."""
-    plays = list(getattr(plan, "plays", ()))
-    index = next((at for at, found in enumerate(plays) if found is play_plan), None)
+    plays = getattr(plan, "plays", None)
+    plays = plays if isinstance(plays, list) else list(plays or ())
+    kept = plan.__dict__.get("play places")  # each play's place, once per list of plays (not per question)
+    index = kept[1].get(id(play_plan)) if kept is not None and kept[0] is plays else None
+    if index is None or index >= len(plays) or plays[index] is not play_plan:
+        places = {id(found): at for at, found in enumerate(plays)}
+        plan.__dict__["play places"] = (plays, places)
+        index = places.get(id(play_plan))
     if index is None:
         return [play_plan] if including else []
     return plays[: index + 1] if including else plays[:index]

@@ -28,11 +28,10 @@ from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.templating.read_names import names_recorded
 from engine.variables.accumulating import accumulates as _accumulates
-from engine.variables.accumulating import unknown_names
-from engine.variables.earlier_walk import ItemMajor, file_loop, own_play, played
+from engine.variables.earlier_walk import ItemMajor, earlier_plays, file_loop, own_play
 from engine.variables.failed_hosts import as_written as _as_written
 from engine.variables.failed_hosts import planned_alone, ran_unless_out
-from engine.variables.host_facts import facts_layer, gathered_since, plays_before
+from engine.variables.host_facts import facts_layer, plays_before
 from engine.variables.host_failures import BlockFailures
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
@@ -53,8 +52,6 @@ from engine.variables.sources import (
 from engine.variables.task_kinds import host_independent, known_shape
 from engine.variables.task_results import Effects, follow, unknown_result
 from engine.variables.uniform_walks import uniform_walk
-
-_FACTS = "ansible_facts"
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -100,12 +97,7 @@ class Follower(BlockFailures):
         ``serial`` batches up to its own have run a ``run_once`` task delegating to ``host``).
         ``names``: only the layers that may set these names (not ``ansible_failed_*``) are wanted,
         each as the whole walk gives it: the tasks that set none of them are passed over."""
-        effects: list[Effects] = []
-        for earlier in plays_before(self.plan, play_plan):
-            found = played(self, earlier, host, names)  # once per host and play (engine.variables.earlier_walk)
-            gathered = gathered_since(self.plan, earlier, play_plan, host) if found else None
-            # the facts a cacheable set_fact left in ansible_facts, gathered over by a later play
-            effects += [unknown_names(each, _FACTS.__eq__, gathered) for each in found] if gathered else found
+        effects = list(earlier_plays(self, play_plan, host, names))  # once per host and play (earlier_walk)
         after_plays = len(effects)
         order = self.order_of(play_plan.play)
         own_loops = order.looping(task) if task is not None else []

@@ -177,11 +177,17 @@ class PlayOrder:
         return list(found.values()), frozenset(conditional), looped
 
 
+LOADS = [0]
+"""How many times an include has loaded tasks into a play's order: what is kept over the orders of
+several plays (their ``end_play`` tasks) is kept by it."""
+
+
 def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Task]]],
                      hosts: Iterable[str] | None = None) -> None:
     """Put the tasks a run-time include loads (each with its includers) right after the include
     in the play's order, so what they see is what the include sees, with what the tasks they
     follow set at run time; ``hosts``: the hosts that load them (None: any)."""
+    LOADS[0] += 1
     order = play_order(play)
     if hosts is not None:
         members = frozenset(hosts)

@@ -13,11 +13,14 @@ if TYPE_CHECKING:
     from engine.variables.sources import Layer
 
 
-# names that look like facts but are connection settings and magic ones: never injected facts
+# names that look like facts but are connection settings and magic ones: never injected facts (the
+# magic ones named *_name(s) are the roles', the play's and the collection's: ansible_product_name
+# and ansible_board_name are facts)
 _NOT_FACTS = re.compile(r"^ansible_(become\w*|\w*_interpreter|connection|host|port|user|password|ssh_\w+|"
                         r"shell_\w+|module_compression|pipelining|timeout|private_key_file|network_os|loop\w*|"
                         r"index_var|play_\w+|run_tags|skip_tags|check_mode|diff_mode|verbosity|forks|version|"
-                        r"\w*_names?|collection_name|config_file|search_path|playbook_python|inventory_sources)$")
+                        r"(dependent_|parent_)?role_names?|collection_name|config_file|search_path|playbook_python|"
+                        r"inventory_sources)$")
 
 
 def looks_like_fact(name: str) -> bool:

@@ -257,11 +257,29 @@ def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
                   if host.name in host_names(earlier) else None for earlier, done in steps),
             tuple(order.loaded_kinds.get(host.name, 0) for order in orders),
             # whether each setter in a block with a rescue ran by the reader (the play's own) or by the play's end
-            tuple(follower._ran(earlier, host, done, task if earlier is play_plan else None)  # noqa: SLF001
+            tuple((follower._ran(play_plan, host, done, task) if earlier is play_plan  # noqa: SLF001
+                   else _ran_by_the_end(follower, earlier, host, done))
                   if host.name in host_names(earlier) else None for earlier, done in blocked),
             # which host runs each run_once setter for the host's batch (the walk takes that host's effects)
             tuple(_once_runs(follower, earlier, host, done) if host.name in host_names(earlier) else None
                   for earlier, done in once))
+
+
+def _ran_by_the_end(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
+    """Whether ``task``, in a block with a rescue of a play before the reader's, ran on ``host`` by the
+    play's end: once per host and task while the play's planned runs stay the same (asked for every
+    task after the play that reads what its setters set, on each host)."""
+    from engine.variables.host_runtime import followed_memo
+
+    planned = getattr(play_plan, "planned_runs", None)
+    if planned is None or getattr(follower.plan, "removals_pending", None) is not None:
+        return follower._ran(play_plan, host, task, None)  # type: ignore[no-any-return]  # noqa: SLF001
+    memo = followed_memo(play_plan)
+    key = ("ran by the end", host.name, id(task))
+    kept = memo.get(key)
+    if kept is None or kept[0] is not planned or kept[1] is not follower.plan:
+        kept = memo[key] = (planned, follower.plan, follower._ran(play_plan, host, task, None))  # noqa: SLF001
+    return kept[2]  # type: ignore[no-any-return]
 
 
 def _once_runs(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Any, ...]:
@@ -284,18 +302,35 @@ def _ended(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[
     the play for ``host``, and whether one in a batch before the host's did, as the walk asks them
     (engine.variables.earlier_walk): what the plan says of the ender, so asked again at each task;
     None where no play so far has one."""
-    from engine.variables.host_facts import plays_before
-    from engine.variables.setters import batch_enders, host_names
+    from engine.variables.setters import host_names
 
     found: list[Any] = []
-    for earlier in plays_before(follower.plan, play_plan, including=True):
+    for earlier, every in _ender_plays(follower, play_plan):
         order = follower.order_of(earlier.play)
         before = order.positions.get(id(task), [len(order.tasks)])[0] if earlier is play_plan else len(order.tasks)
-        enders = [done for at, done in batch_enders(order) if at < before]
+        enders = [done for at, done in every if at < before]
         if enders and host.name in host_names(earlier):
             found.append((id(earlier), follower.stopped_before(earlier, host),
                           *(follower._ends_host(earlier, host, done) for done in enders)))  # noqa: SLF001
     return tuple(found) if found else None
+
+
+def _ender_plays(follower: Any, play_plan: PlayPlan) -> list[tuple[PlayPlan, list[tuple[int, Task]]]]:
+    """The plays so far (``play_plan`` too) with an ``end_play`` or ``end_batch``, each with those
+    tasks and their places: once per play while no include loads tasks (asked for each host at each
+    task, it was a walk of every play)."""
+    from engine.variables.host_facts import plays_before
+    from engine.variables.host_runtime import followed_memo
+    from engine.variables.play_order import LOADS
+    from engine.variables.setters import batch_enders
+
+    memo = followed_memo(play_plan)
+    kept = memo.get("ender plays")
+    if kept is None or kept[0] is not follower.plan or kept[1] != LOADS[0]:
+        plays = plays_before(follower.plan, play_plan, including=True)
+        found = [(earlier, every) for earlier in plays if (every := batch_enders(follower.order_of(earlier.play)))]
+        kept = memo["ender plays"] = (follower.plan, LOADS[0], found)
+    return kept[2]  # type: ignore[no-any-return]
 
 
 def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:

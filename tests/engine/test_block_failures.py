@@ -54,8 +54,10 @@ def test_a_failure_in_a_rescue_goes_to_the_outer_rescue_and_a_maybe_failure_leav
     assert failures.fail("h", rescue_fail) is True  # the outer block rescues the rescue's failure
     assert failures.after_failure("h", inner_rest) == NOT_REACHED
     assert failures.rescue_runs("h", outer_rescue) is True
-    failures.may_fail("other", fail)
+    failures.may_fail(["other", "another"], fail)  # hosts the task may fail on, noted at once
     assert failures.rescue_runs("other", rescue_fail) is None
+    assert failures.rescue_runs("another", outer_rescue) is None
+    assert failures.rescue_runs("none", rescue_fail) is False
 
 
 def test_a_task_reached_two_ways_is_not_placed() -> None:

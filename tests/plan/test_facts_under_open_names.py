@@ -2,7 +2,9 @@
 names, as hardening roles pick their OS's variables) is keyed by what the walk of the tasks before
 gives it and by the host's facts (cached, or whether and where the run gathers them), so hosts
 with equal keys share the reading: it was read on each host, the facts layer being below what the
-tasks before may set. The plan is the one reading every host on its own."""
+tasks before may set. A fact named like a magic variable (``ansible_product_name``; the magic ones
+named ``*_name`` are the play's, the roles' and the collection's) is such a fact too. The plan is
+the one reading every host on its own."""
 
 from __future__ import annotations
 
@@ -47,6 +49,8 @@ PLAYBOOK = """
       ansible.builtin.set_fact: {"{{ item.key }}": "{{ item.value }}"}
       with_dict: "{{ gathered_vars }}"
     - {name: on the gathered family, ansible.builtin.debug: {msg: c}, when: "ansible_facts.os_family == 'RedHat'"}
+    - {name: on the product, ansible.builtin.debug: {msg: f}, when: "ansible_product_name == 'DGX-1'"}
+    - {name: on the key file, ansible.builtin.debug: {msg: g}, when: "ansible_ssh_private_key_file | default('') == ''"}
     - {name: on a toggle again, ansible.builtin.debug: {msg: d}, when: hardening | bool}
     - {name: on another toggle, ansible.builtin.debug: {msg: e}, when: not hardening}
 """
@@ -99,5 +103,8 @@ def test_facts_under_open_names_shared(tmp_path: Path, monkeypatch: pytest.Monke
     assert {("on the family", "runs"), ("on the family", "skipped"), ("on a toggle", "runs"),
             ("on a toggle", "skipped"), ("on the gathered family", "depends"),
             ("on a toggle again", "depends")} <= kinds
-    task = 'on the gathered family'
-    assert 0 < read_shared.count(task) * 3 < read_alone.count(task)  # a fact read under names any task before may set
+    # a fact read under names a task before may set (one named *_name, not a magic variable), and a
+    # connection setting named ansible_*, no fact: keyed as any name is
+    for task in ("on the gathered family", "on the product", "on the key file"):
+        assert 0 < read_shared.count(task) * 3 < read_alone.count(task)
+    assert {kind for (_, task, _), (kind, _) in shared.items() if task == "on the product"} == {"depends"}

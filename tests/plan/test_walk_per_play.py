@@ -1,0 +1,121 @@
+"""What the plays before a task's play set on a host is the same at every task of that play: the
+walk of each earlier play is put together once per host and play (engine.variables.earlier_walk's
+``earlier_plays``), and the plays with an ``end_play`` are found once per play
+(engine.variables.walk_classes), not again at each task a host reads them at (plays x hosts x
+tasks). Checked by counting: the walks asked for do not grow with the tasks of the last play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.variables import earlier_walk, setters
+
+SETTERS = """
+- name: play {n}
+  hosts: all
+  gather_facts: false
+  tasks:
+    - {{name: set {n}, ansible.builtin.set_fact: {{fact_{n}: "{{{{ weight }}}}"}}}}
+    - {{name: stop {n}, ansible.builtin.meta: end_play, when: "weight | int > 90"}}
+"""
+
+RESCUED = """
+- name: rescued
+  hosts: all
+  gather_facts: false
+  tasks:
+    - block:
+        - {name: may fail, ansible.builtin.command: "true", when: "weight | int > 1"}
+        - {name: set in the block, ansible.builtin.set_fact: {blocked: "{{ weight }}"}}
+      rescue:
+        - {name: set in the rescue, ansible.builtin.set_fact: {rescued: true}}
+"""
+
+READERS = """
+- name: readers
+  hosts: all
+  gather_facts: false
+  tasks:
+"""
+
+
+def _write(root: Path, readers: int) -> None:
+    hosts = "\n".join(f"h{n:02d} weight={n % 4}" for n in range(12))
+    (root / "inventory.ini").write_text(f"[fleet]\n{hosts}\n")
+    tasks = "".join(
+        f"    - {{name: read {k}, ansible.builtin.debug: {{msg: r}}, when: fact_{k % 4} | int > {k % 3}}}\n"
+        for k in range(readers)
+    )
+    (root / "site.yml").write_text("".join(SETTERS.format(n=n) for n in range(4)) + RESCUED + READERS + tasks)
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[int]:
+    calls = [0]
+    original = getattr(owner, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls[0] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+def test_earlier_plays_are_walked_once_per_host_and_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.flow.plan import RunOptions, make_plan
+    from engine.variables.host_runtime import Follower
+    from engine.variables.play_order import play_order
+    from engine.variables.report import include_item_order, templar_at
+    from engine.variables.walk_classes import _ended
+
+    _write(tmp_path, 24)
+    monkeypatch.chdir(tmp_path)
+    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "inventory.ini")]))
+    follower = Follower(plan, play_order, templar_at, include_item_order)
+    readers = plan.plays[-1]
+    tasks = play_order(readers.play).tasks
+    host = readers.hosts[5]
+    played = _counted(monkeypatch, earlier_walk, "played")
+    enders = _counted(monkeypatch, setters, "batch_enders")
+
+    def walked(task: object) -> dict[str, dict[str, object]]:
+        return {layer.label: dict(layer.values) for layer in follower.earlier_layers(readers, host, task, 0, ())}
+
+    facts = [walked(tasks[0])]
+    ended = [_ended(follower, readers, host, tasks[0])]
+    first = played[0], enders[0]
+    facts += [walked(task) for task in tasks[1:]]
+    ended += [_ended(follower, readers, host, task) for task in tasks[1:]]
+    assert (played[0], enders[0]) == first  # not once more per task of the last play (and per earlier play)
+    assert all(found == facts[0] for found in facts)
+    assert [values for values in facts[0].values() if "fact_0" in values] == [{"fact_0": 1}]
+    assert all(found == ended[0] for found in ended) and len(ended[0]) == len(plan.plays) - 2
+
+
+def test_a_rescued_setter_of_a_play_before_is_asked_once_per_host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.flow.plan import RunOptions, make_plan
+    from engine.variables.host_runtime import Follower
+    from engine.variables.play_order import play_order
+    from engine.variables.report import include_item_order, templar_at
+    from engine.variables.walk_classes import _ran_by_the_end
+
+    _write(tmp_path, 4)
+    monkeypatch.chdir(tmp_path)
+    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "inventory.ini")]))
+    plan.plays[-2].planned_runs = {}  # planned: what the plan says of it stays until it is planned again
+    follower = Follower(plan, play_order, templar_at, include_item_order)
+    rescued = plan.plays[-2]
+    setter = next(task for task in play_order(rescued.play).tasks if task.name == "set in the block")
+    for host, expected in ((rescued.hosts[1], True), (rescued.hosts[2], "the run")):
+        with monkeypatch.context() as patched:
+            asked = _counted(patched, Follower, "_ran")
+            answers = [_ran_by_the_end(follower, rescued, host, setter)]
+            first = asked[0]
+            answers += [_ran_by_the_end(follower, rescued, host, setter) for _ in range(5)]
+        assert first > 0 and asked[0] == first  # asked once, not once per task after the play
+        assert answers == [follower._ran(rescued, host, setter, None)] * 6  # noqa: SLF001
+        assert answers[0] is True if expected is True else isinstance(answers[0], str)
