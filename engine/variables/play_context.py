@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping
 
 from engine.loading.model import Play, RoleInstance, Task
 from engine.values import RunOrdered
-from engine.variables.layer import RuntimeValue
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -120,16 +119,26 @@ def connection_layer(host: Host, task: Task | None,
         return []
     if data.get("delegate_to") is not None:
         layer = delegated_layer(data["delegate_to"], delegate_names or (lambda _name: None))
-        return [Layer(layer.level, layer.label, {"ansible_connection": _CONNECTION, **layer.values})]
+        return [Layer(layer.level, layer.label, {"ansible_connection": _connection_unknown(), **layer.values})]
     keyword = task.effective("connection")
-    connection = keyword.value if keyword is not None and not isinstance(keyword, list) else _CONNECTION
+    connection = keyword.value if keyword is not None and not isinstance(keyword, list) else _connection_unknown()
     return [Layer("play context", "the task's connection (the host's name as its address)",
                   {"ansible_host": host.name, "ansible_ssh_host": "{{ ansible_host }}",
                    "ansible_connection": connection})]
 
 
-_CONNECTION = RuntimeValue("the connection plugin's name, which ansible-playbook's -c (or ansible.cfg's transport) "
-                           "gives the play context", defined=True)
+_connection: list[Any] = []
+
+
+def _connection_unknown() -> Any:
+    """``ansible_connection`` where nothing sets it: the run's, one value for every host (made when
+    first asked: a listing loads this module with the roles and never asks)."""
+    if not _connection:
+        from engine.variables.layer import RuntimeValue
+
+        _connection.append(RuntimeValue("the connection plugin's name, which ansible-playbook's -c (or "
+                                        "ansible.cfg's transport) gives the play context", defined=True))
+    return _connection[0]
 
 
 _LOCALHOST = ("127.0.0.1", "localhost", "::1")
@@ -175,6 +184,8 @@ def delegated_layer(delegate: Any, names_of: Callable[[str | None], frozenset[st
         return Layer("play context", label, values)
     whole = _WHOLE_EXPRESSION.match(delegate.strip())
     if whole is None:
+        from engine.variables.layer import RuntimeValue
+
         address = RuntimeValue("the address of the host the task is delegated to, which its connection gives",
                                defined=True)
         return Layer("play context", label, {"ansible_host": address, "ansible_ssh_host": address})
