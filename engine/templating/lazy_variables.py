@@ -34,6 +34,11 @@ class TemplateLoop(Exception):
     """A variable's value needs itself to be rendered."""
 
 
+RECURSIVE_TEMPLATE = "Recursive loop detected in template: maximum recursion depth exceeded"
+"""ansible's words for a variable read while it renders (``create_template_error`` of the
+RecursionError its templar meets, the Python error's message folded in)."""
+
+
 _RENDERING: ContextVar[tuple[str, ...]] = ContextVar("_RENDERING", default=())
 """The variables being rendered, innermost last (what a template's text came from)."""
 
@@ -46,14 +51,15 @@ def rendering_variable() -> str | None:
 
 class LazyVariables(Mapping[str, "Any"]):
     """``raw`` variables, each passed through ``render`` (with this mapping as what it sees) on
-    its first read; a read of a variable during its own rendering raises ``loop_error``."""
+    its first read; a read of a variable during its own rendering raises ``loop_error`` (of the
+    message and the variable's name)."""
 
     type_name = "dict"
     """The type an error message names for this mapping (ansible's hostvars of a host is a
     ``HostVarsVars``)."""
 
     def __init__(self, raw: Mapping[str, Any], render: Callable[[Any], Any],
-                 loop_error: Callable[[str], Exception] = TemplateLoop,
+                 loop_error: Callable[[str, str], Exception] = lambda message, _key: TemplateLoop(message),
                  deferred: Callable[[str, Exception], Any] | None = None,
                  data: Container[str] = ()) -> None:
         """``deferred``: what a variable whose rendering failed reads as, instead of the
@@ -79,7 +85,7 @@ class LazyVariables(Mapping[str, "Any"]):
         if key in self._data:
             return value
         if key in self._busy:
-            raise self._loop_error(f"Recursive loop detected in template for variable {key!r}")
+            raise self._loop_error(RECURSIVE_TEMPLATE, key)
         self._busy.add(key)
         token = _RENDERING.set((*_RENDERING.get(), key))
         try:

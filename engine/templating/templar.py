@@ -198,7 +198,7 @@ class Templar:
         self.lookups = lookups
         self.task_scope = task_scope
         self.bounded = bounded
-        self.variables = LazyVariables(variables, self._variable, loop_error=TemplateFailure,
+        self.variables = LazyVariables(variables, self._variable, loop_error=self._loop_failure,
                                        deferred=self._deferred, data=data)
         self._globals: Mapping[str, Any] | None = None
         self._tagging = False  # variables handed to templates tagged as ansible's are (tagged_retry)
@@ -207,6 +207,13 @@ class Templar:
         """A variable's value rendered for a template that reads it (its undefined items kept)."""
         with variable_value():
             return self.template(value)
+
+    def _loop_failure(self, message: str, name: str) -> TemplateFailure:
+        """A variable read while it renders: ansible chains the error to the variable's value."""
+        failure = TemplateFailure(message)
+        if self.origin_of is not None:
+            failure.value_origin = self.origin_of(name, False)  # type: ignore[attr-defined]
+        return failure
 
     def _deferred(self, name: str, exc: Exception) -> Any:
         """A variable whose template fails: undefined itself when it needs an undefined
