@@ -178,15 +178,50 @@ class Callback:
     warned: set[str] = field(default_factory=set)
     errors: set[str] = field(default_factory=set)
     _retry_name: str = ""
+    _loop_display: list[tuple[int, str]] | None = None
+    """While a looped task runs: what it displays (a lookup's warning), with the number of items
+    done by then. ansible's worker sends each item's result as it is made, so what an item's run
+    displays comes after the items before it: it is shown there when the items are."""
+    _items_done: int = 0
+    _pending: list[tuple[int, str]] = field(default_factory=list)
 
     def _write(self, text: str) -> None:
         """``Display.display``: Windows newlines become Unix ones in whatever it shows, and what
         came from files that are not UTF-8 (kept as surrogate escapes, a ``file`` lookup's) is one
         ``?`` a run of it, after ansible's warning, as its stdout's error handler writes it."""
+        if self._loop_display is not None:
+            self._loop_display.append((self._items_done, text))
+            return
         if _SURROGATES.search(text):
             self.warning('Non UTF-8 encoded data replaced with "?" while displaying text to stdout/stderr.')
             text = _SURROGATES.sub("?", text)
         self.out.write(text.replace("\r\n", "\n"))
+
+    def hold_for_items(self) -> None:
+        """A looped task starts: what it displays waits for its items' lines (:meth:`result`)."""
+        self._loop_display, self._items_done = [], 0
+
+    def item_finished(self, _result: dict[str, Any]) -> None:
+        self._items_done += 1
+
+    def stop_holding(self) -> None:
+        """The loop ran: what is displayed now shows at once; what it displayed waits for its result."""
+        self._pending, self._loop_display = [*self._pending, *(self._loop_display or [])], None
+
+    def release_held(self) -> None:
+        """Show whatever the loop displayed that no result showed (the task ended another way)."""
+        self._show_held(self._take_held(), None)
+
+    def _take_held(self) -> list[tuple[int, str]]:
+        held, self._loop_display, self._pending = [*self._pending, *(self._loop_display or [])], None, []
+        return held
+
+    def _show_held(self, held: list[tuple[int, str]], up_to: int | None) -> list[tuple[int, str]]:
+        """Show what was displayed before item ``up_to`` ran to its end (None: all); the rest."""
+        for done, text in held:
+            if up_to is None or done <= up_to:
+                self._write(text)
+        return [] if up_to is None else [(done, text) for done, text in held if done > up_to]
 
     def _print(self, text: str) -> None:
         self._write(text + "\n")
@@ -272,13 +307,16 @@ class Callback:
 
         self._retry_name = retry_name or title
         raw = result
+        items = is_loop and isinstance(result.get("results"), list)
+        held = self._take_held()
+        if not items or is_include:
+            held = self._show_held(held, None)
         self.records.append(TaskRecord(title.strip(), host, outcome.status))  # named as the banner shows it
         if counted:
             self._count(self.host(host), outcome)
         if no_log:
             result = censored_for_callback(result)
         task_host, host = host, host_label(host, result, delegated)
-        items = is_loop and isinstance(result.get("results"), list)
         if not items:
             self._displayed(result)
         show_diff = self._diff_mode(task) if diff is None else diff
@@ -298,6 +336,7 @@ class Callback:
 
             raw_items = raw.get("results") if isinstance(raw.get("results"), list) else []
             for index in shown_items(action, result["results"], outcome.status == "failed"):
+                held = self._show_held(held, index)
                 item = result["results"][index]
                 # a skipped line names the host alone (v2_runner_item_on_skipped: host.get_name())
                 item_host = host_label(task_host, item, delegated) if isinstance(item, dict) \
@@ -318,6 +357,7 @@ class Callback:
                     # fails to template after the item ran adds none)
                     self._task_error(raw_item, action, task)
                 self._item(item_host, action, item)
+            self._show_held(held, None)
             if outcome.status == "failed" and action in DEBUG_ACTIONS and "msg" in result:
                 # v2_runner_on_failed: _clean_results leaves a debug loop's msg alone, without its
                 # results, so the aggregate's own line follows the items

@@ -552,14 +552,22 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
             *task_hosts(host.name, once, self.batch_order, self.unreachable_hosts), *([target] if target else [])}}
         # a connection that fails raises out of each item's run, before any condition on the result
         self.held = [] if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE else None
+        # what another loop's items display comes between the lines of the items before them
+        items_shown = self.held is None and loop_of(task) is not None
+        if items_shown:
+            self.callback.hold_for_items()
         try:
             result = run_with_loop(task, templar, (lambda scope: dict(unreachable)) if unreachable else
                                    lambda scope: self._delegated_action(task, run, scope, step, delegation, once,
                                                                         connection or {}),
                                    self.callback.warning, connection, self._hold_for_item if self.held is not None
-                                   else None)
+                                   else self.callback.item_finished if items_shown else None)
+        except BaseException:
+            self.callback.release_held()
+            raise
         finally:
             held, self.held = self.held or [], None
+            self.callback.stop_holding()
         apply_inventory_changes(self.plan.inventory.data, task, result, host.name, templar)
         step.outcome = judge(task, result, templar.child(connection or {}), any(run.rescue_depth))
         for show in held if step.outcome.status not in ("ok", "changed") else ():  # v2_runner_on_ok's early
