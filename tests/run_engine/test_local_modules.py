@@ -78,6 +78,30 @@ def test_wait_for_a_port_that_never_says_it_times_out(banner_server: int, tmp_pa
     assert result["msg"] == f"Timeout when waiting for search string never in 127.0.0.1:{banner_server}"
 
 
+def test_wait_for_reads_a_port_whatever_the_descriptors_open(banner_server: int, tmp_path: Path) -> None:
+    """The engine runs in long-lived processes (the language server, a test session): with over
+    1,024 descriptors open, select.select refused the connection's ("filedescriptor out of range")."""
+    import os
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if max(soft, hard if hard != resource.RLIM_INFINITY else 4096) < 1200:
+        pytest.skip("the descriptor limit is under 1,200")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    null = os.open(os.devnull, os.O_RDONLY)
+    opened = [null]
+    try:
+        while len(opened) < 1100:  # every lower descriptor taken: the connection's is over 1,024
+            opened.append(os.dup(null))
+        found = get_module("wait_for")({"port": banner_server, "search_regex": "OpenSSH", "timeout": 5},
+                                       _context(tmp_path))
+        assert not found.get("failed"), found
+    finally:
+        for descriptor in opened:
+            os.close(descriptor)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 def test_wait_for_a_port_to_stop(banner_server: int, tmp_path: Path) -> None:
     wait_for = get_module("wait_for")
     free = _free_port()

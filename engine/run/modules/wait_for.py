@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import os
 import re
-import select
+import selectors
 import socket
 import time
 from typing import Any
@@ -56,16 +56,20 @@ def _close(connection: socket.socket) -> None:
 
 
 def _port_answers(connection: socket.socket, regexp: re.Pattern[bytes], end: float) -> bool:
+    # a selector, not select.select: the engine runs in a long-lived process (the language server,
+    # a test session) whose descriptors may number over select's 1,024
     data = b""
-    while time.monotonic() < end:
-        if not select.select([connection], [], [], max(math.ceil(end - time.monotonic()), 0))[0]:
-            continue
-        response = connection.recv(1024)
-        if not response:
-            return False
-        data += response
-        if regexp.search(data):
-            return True
+    with selectors.DefaultSelector() as selector:
+        selector.register(connection, selectors.EVENT_READ)
+        while time.monotonic() < end:
+            if not selector.select(max(math.ceil(end - time.monotonic()), 0)):
+                continue
+            response = connection.recv(1024)
+            if not response:
+                return False
+            data += response
+            if regexp.search(data):
+                return True
     return False
 
 
