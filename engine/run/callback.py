@@ -213,7 +213,8 @@ class Callback:
         self._show_held(self._take_held(), None)
 
     def _take_held(self) -> list[tuple[int, str]]:
-        held, self._loop_display, self._pending = [*self._pending, *(self._loop_display or [])], None, []
+        self.stop_holding()
+        held, self._pending = self._pending, []
         return held
 
     def _show_held(self, held: list[tuple[int, str]], up_to: int | None) -> list[tuple[int, str]]:

@@ -99,13 +99,11 @@ def delegation_failure(task: Task, exc: Exception) -> dict[str, Any]:
     callback labels the host with the keyword as written; the error is chained to the keyword's
     value (or to the variable a template error comes from)."""
     from engine.run.error_block import CONTEXT_KEY, ERROR_KEY, Event
-    from engine.run.task_runner import keyword
     from engine.templating.errors import undefined_cause, value_origin
 
-    raw = keyword(task, "delegate_to")
     span = (getattr(task.data, "value_spans", None) or {}).get("delegate_to")
     result = {"failed": True, "changed": False, "msg": f"Task failed: {exc}", CONTEXT_KEY: "task",
-              DELEGATED: {"ansible_delegated_host": str(raw)}}
+              DELEGATED: {"ansible_delegated_host": written_delegate_to(task)}}
     if isinstance(exc, TemplateFailure):  # an empty name is the task's own error, at the task
         origin = value_origin(exc) if undefined_cause(exc) else None
         result[ERROR_KEY] = [Event(str(exc), origin or span)]
