@@ -78,7 +78,7 @@ from engine.templating.template_syntax import (
     possibly_template,
     template_header,
 )
-from engine.templating.type_names import tagged, type_name
+from engine.templating.type_names import native_type_name, tagged
 from engine.templating.value_origins import expression_origin, failed_at, given_back
 from engine.values import RunOrdered, YamlTimestamp
 
@@ -500,8 +500,8 @@ class Templar:
             self.deprecate(CONDITIONAL_AS_TEMPLATE, conditional)
         if isinstance(result, bool):
             return result
-        raise BrokenConditional(bool(result), type_name(result), expression_origin(text, self.variables,
-                                                                                   self.origin_of))
+        raise BrokenConditional(bool(result), native_type_name(result),
+                                expression_origin(text, self.variables, self.origin_of))
 
     def _written_as_is(self, text: str) -> bool:
         """Whether the expression ``text`` gives back a string a file wrote, without a template

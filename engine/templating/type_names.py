@@ -35,11 +35,6 @@ def tagged(value: Any) -> Any:
     return TAGGED_TYPES[kind](value)
 
 
-def type_name(value: Any) -> str:
-    return {str: "str", int: "int", float: "float", list: "list", dict: "dict", type(None): "NoneType"}.get(
-        type(value), type_name_of(value))
-
-
 def missing_hint(obj: Any, name: str) -> str:
     """What ansible's Marker says of a missing attribute or key ``name`` of ``obj``: by the value's
     type, unless the mapping words it itself (``hostvars['nohost']``)."""
