@@ -75,12 +75,9 @@ class Jobs:
         """Where ansible's ``async_status`` action looks for the job: it expands a leading ``~``
         as the remote user's home (``~USER``: on the local connection the user running it), not
         as ``$HOME``, which the wrapper that writes the file expands it with."""
-        path = str(async_dir or ASYNC_DIR)
-        if path == "~" or path.startswith("~/"):
-            import getpass
+        from engine.run.environment import remote_expand_user
 
-            path = f"~{getpass.getuser()}{path[1:]}"
-        return os.path.join(os.path.expanduser(path), jid)
+        return os.path.join(os.path.expanduser(remote_expand_user(str(async_dir or ASYNC_DIR))), jid)
 
     def start(self, run: Callable[[], dict[str, Any]], async_dir: Any = None) -> dict[str, Any]:
         """Start ``run`` in the background; async_wrapper's answer."""

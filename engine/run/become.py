@@ -14,7 +14,6 @@ engine's task, with ansible's message and the shell's own error text.
 
 from __future__ import annotations
 
-import getpass
 import os
 import shlex
 import shutil
@@ -24,6 +23,7 @@ from typing import Any
 from engine.booleans import boolean
 from engine.loading import keywords as kw
 from engine.loading.model import Task
+from engine.run.environment import current_user
 from engine.templating.templar import Templar
 
 SUDO_METHODS = frozenset({"sudo", "ansible.builtin.sudo", "ansible.legacy.sudo"})
@@ -32,13 +32,6 @@ DEFAULT_USER = "root"  # DEFAULT_BECOME_USER
 NO_EXECUTION = kw._family("debug", "set_fact", "assert", "fail", "pause", "include_vars", "add_host",
                           "group_by", "meta", "include_tasks", "include_role", "import_tasks", "import_role",
                           "validate_argument_spec", "set_stats")
-
-
-def current_user() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return ""
 
 
 def become_user(task: Task, templar: Templar) -> str | None:

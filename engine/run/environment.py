@@ -120,3 +120,31 @@ def expand_user(text: str, environment: Mapping[str, str]) -> str:
     if home is None:
         return os.path.expanduser(text)
     return (home.rstrip("/") + text[1:]) or "/"
+
+
+def current_user() -> str:
+    """The user running the engine (the local connection's remote user), "" when it has no name."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return ""
+
+
+def remote_expand_user(path: str) -> str:
+    """ansible's ``ActionBase._remote_expand_user`` on the local connection: the paths an action
+    plugin reads itself (copy's and template's ``dest``, unarchive's ``dest`` and ``creates``, the
+    ``async_status`` job file) have a leading ``~`` expanded by ``echo ~USER`` for the remote user,
+    the user running ansible: that user's home in the password database, not ``$HOME``, which a
+    module's own expansion reads. ``~name`` is that user's home; a name no user has stays as
+    written, as the shell leaves it; nothing else of the path is expanded."""
+    import os
+
+    if not path.startswith("~"):
+        return path
+    first, slash, rest = path.partition("/")
+    if first == "~":
+        first += current_user()
+    home = os.path.expanduser(first)
+    return os.path.join(home, rest) if slash else home

@@ -176,6 +176,15 @@ def remote_source(dest_file: str) -> str:
     return os.path.join(os.path.expanduser(remote_tmp), directory, ".source" + os.path.splitext(dest_file)[1])
 
 
+def action_dest(args: Mapping[str, Any]) -> dict[str, Any]:
+    """``args`` with ``dest`` as the copy action hands it to its module: a leading ``~`` expanded
+    as the user's home, not ``$HOME`` (:func:`engine.run.environment.remote_expand_user`)."""
+    from engine.run.environment import remote_expand_user
+
+    dest = args.get("dest")
+    return {**args, "dest": remote_expand_user(dest)} if isinstance(dest, str) else dict(args)
+
+
 def ensure_invocation(result: dict[str, Any], action_args: Mapping[str, Any] | None,
                       no_log: bool = False) -> dict[str, Any]:
     """The copy action's ``_ensure_invocation``: a result no module's invocation came with gets
@@ -301,7 +310,7 @@ def put(
                 lines = {f"{key}_lines": failure[key].splitlines() for key in ("stdout", "stderr") if key in failure}
                 return {"changed": False, **failure, **lines, "checksum": new_checksum, "diff": result["diff"]}
         module_params = ActionArgs((k, v) for k, v in action_args.items() if k not in ("content", "decrypt"))
-        module_params.update(src=sent, dest=action_args.get("dest", dest),
+        module_params.update(src=sent, dest=action_dest(action_args).get("dest", dest),
                              _original_basename=original_basename or basename,
                              follow=boolean(action_args.get("follow", False)))
         if not action_args.get("checksum"):

@@ -12,8 +12,15 @@ from typing import Any
 from engine.run.modules import ModuleContext, ModuleError, action_result, before_module
 from engine.run.modules import _remote_tree as remote_tree
 from engine.run.modules import file as file_module
-from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
-from engine.run.modules._content import ensure_invocation, known_arguments, module_refusal, put, refused_arguments
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, boolean, validate
+from engine.run.modules._content import (
+    action_dest,
+    ensure_invocation,
+    known_arguments,
+    module_refusal,
+    put,
+    refused_arguments,
+)
 from engine.run.modules._copy_walk import SourceTree, walk_dirs
 from engine.run.modules._files import remote_stat_failure
 from engine.run.modules._sources import decryptable, find_source
@@ -172,6 +179,10 @@ def _content_basename() -> str:
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     action_args = dict(sorted(args.items()))  # the task's arguments, as the action holds them
+    if args.get("content") is not None or not boolean(args.get("remote_src", False)):
+        # the action copies to dest with its ~ expanded as the user's home; a remote source is
+        # the module's, which expands dest itself
+        args = action_dest(args)
     return ensure_invocation(_run(args, action_args, ctx), action_args, ctx.no_log)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError, action_result, before_module
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, boolean, validate
-from engine.run.modules._content import ensure_invocation, known_arguments, put, refused_arguments
+from engine.run.modules._content import action_dest, ensure_invocation, known_arguments, put, refused_arguments
 from engine.run.modules._sources import find_source
 from engine.run.template_vars import template_vars
 from engine.templating.errors import TemplateFailure
@@ -97,7 +97,8 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if error is not None:
         return before_module({"changed": False, "failed": True, "msg": error})
     refused = refused_arguments(args, _TEMPLATE_ONLY)
-    params = validate("template", known_arguments(args, SPEC), SPEC, strict=False)
+    written_dest = args.get("dest")  # template_destpath, and the dest the action hands the copy action
+    params = validate("template", known_arguments(action_dest(args), SPEC), SPEC, strict=False)
     params["newline_sequence"] = _ESCAPED.get(params["newline_sequence"], params["newline_sequence"])
     params["refused"] = refused
     try:
@@ -114,7 +115,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
                               "msg": f"Task failed: An error occurred while trying to read the file {read!r}: {exc}"})
     try:
         delimiters = {name: params[name] for name in _DELIMITERS if params[name] is not None}
-        rendered = ctx.render(source_text, template_vars(params["src"], source, params["dest"], ctx.task_vars),
+        rendered = ctx.render(source_text, template_vars(params["src"], source, written_dest, ctx.task_vars),
                               trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
                               newline_sequence=params["newline_sequence"], searchpath=template_searchpath(source, ctx),
                               **delimiters)
@@ -136,7 +137,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     # own, the mode, the rendering as src, dest and follow
     action_args = {key: value for key, value in sorted(args.items()) if key not in _TEMPLATE_ONLY}
     action_args["mode"] = params["mode"]
-    action_args.update(src=rendering, dest=args.get("dest"), follow=boolean(args.get("follow", False)))
+    action_args.update(src=rendering, dest=written_dest, follow=boolean(args.get("follow", False)))
     result = put(data, params["dest"], params["src"].rsplit("/", 1)[-1], source, params, ctx, is_content=False,
                  header=rendering, action_args=action_args, original_basename=os.path.basename(source))
     if result is None:

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 from typing import Any
 
+from engine.run.environment import remote_expand_user
 from engine.run.modules import ModuleContext, ModuleError, action_result, action_skip
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, boolean, validate
 from engine.run.modules._content import known_arguments
@@ -156,16 +157,19 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     # the action reads src, dest, remote_src, creates and decrypt itself (its booleans leniently);
     # the module it runs checks every argument, once the archive and dest are found
     own = validate(_MODULE_NAME, known_arguments(args, SPEC), SPEC, strict=False)
-    src, dest = own["src"], own["dest"]
-    if own["creates"] and os.path.exists(own["creates"]):
-        return action_skip(f"skipped, since {own['creates']} exists")
+    src, dest = own["src"], own["dest"]  # the module's dest: its ~ is $HOME
+    # the action tests creates (as written, ``test -e``) and stats dest with a leading ~ expanded
+    # as the user's home
+    if own["creates"] and os.path.exists(creates := remote_expand_user(str(args["creates"]))):
+        return action_skip(f"skipped, since {creates} exists")
+    action_dest = remote_expand_user(str(args["dest"]))
     if not own["remote_src"]:
         if "://" in src:
             return {"changed": False, "failed": True,
                     "msg": f"Unsupported option, an URI src ({src}) is only supported when remote_src is True"}
         src = find_source(src, "files", ctx.search_paths, uncaught=True, decrypt=own["decrypt"])
-    if not os.path.isdir(dest):
-        return action_result({"changed": False, "failed": True, "msg": f"dest '{dest}' must be an existing dir"})
+    if not os.path.isdir(os.path.expanduser(os.path.expandvars(action_dest))):  # the stat module's path
+        return action_result({"changed": False, "failed": True, "msg": f"dest '{action_dest}' must be an existing dir"})
     module_args = {name: value for name, value in args.items() if name != "decrypt"}
     params = validate(_MODULE_NAME, {**module_args, "src": src}, SPEC, mutually_exclusive=(("include", "exclude"),))
     if params["remote_src"] and "://" in src:  # the module would download it now
