@@ -134,7 +134,7 @@ def current_user() -> str:
 
 def remote_expand_user(path: str) -> str:
     """ansible's ``ActionBase._remote_expand_user`` on the local connection: the paths an action
-    plugin reads itself (copy's and template's ``dest``, unarchive's ``dest`` and ``creates``, the
+    plugin reads itself (copy's and template's ``dest``, unarchive's ``dest`` and ``creates``, fetch's ``src``, the
     ``async_status`` job file) have a leading ``~`` expanded by ``echo ~USER`` for the remote user,
     the user running ansible: that user's home in the password database, not ``$HOME``, which a
     module's own expansion reads. ``~name`` is that user's home; a name no user has stays as

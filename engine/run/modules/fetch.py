@@ -9,6 +9,7 @@ import os
 import shutil
 from typing import Any
 
+from engine.run.environment import remote_expand_user
 from engine.run.error_block import CONTEXT_KEY
 from engine.run.modules import ModuleContext, action_skip, slurp
 from engine.run.modules._args import _TRUE
@@ -61,8 +62,7 @@ def _fetch(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if message:
         raise _Fail(message)
     assert isinstance(source, str) and isinstance(dest, str)
-    if source.startswith("~"):
-        source = os.path.expanduser(source)
+    source = remote_expand_user(source)  # the action's: ~ is the user's home
     if os.path.isdir(source):
         if not fail_on_missing:
             return {"msg": "remote file is a directory, fetch cannot work on directories, not transferring, ignored"}
