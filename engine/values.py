@@ -31,9 +31,15 @@ def untrusted(value: object) -> object:
     return value
 
 
+def plain_type(value: object) -> type:
+    """``type(value)`` as ansible has it: a string it does not trust is a ``str``, a list whose order
+    is the run's (:class:`RunOrdered`, a set filter's) a ``list``."""
+    return str if isinstance(value, UnsafeText) else list if isinstance(value, RunOrdered) else type(value)
+
+
 def type_name_of(value: object) -> str:
-    """``type(value).__name__`` as ansible names it: a string it does not trust is a ``str``."""
-    return "str" if isinstance(value, UnsafeText) else type(value).__name__
+    """``type(value).__name__`` as ansible names it (:func:`plain_type`)."""
+    return plain_type(value).__name__
 
 
 class SourcedName(str):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.run.modules import ModuleError
-from engine.values import type_name_of
+from engine.values import plain_type, type_name_of
 
 _TRUE = {"yes", "on", "1", "true", "y", "t"}
 _FALSE = {"no", "off", "0", "false", "n", "f", ""}
@@ -41,12 +41,15 @@ def boolean(value: Any) -> bool:
     return value if isinstance(value, bool) else str(value).strip().lower() in _TRUE
 
 
-def _convert(name: str, value: Any, kind: str) -> Any:
+def _convert(name: str, value: Any, kind: str, controller: bool = False) -> Any:
     if value is None or kind == "raw":
         return value
     if kind == "bool":
         if isinstance(value, bool):
             return value
+        if not isinstance(value, str | int | float):  # check_type_bool: a text or a number only
+            raise ModuleError(f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert "
+                              f"to bool: {_class_of(value, controller)} cannot be converted to a bool")
         text = str(value).strip().lower()
         if text in _TRUE:
             return True
@@ -65,21 +68,12 @@ def _convert(name: str, value: Any, kind: str) -> Any:
         except (TypeError, ValueError) as exc:
             raise ModuleError(f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert "
                               f"to int: {exc}") from None
-    if kind == "int":  # check_type_int: through a decimal, a decimal part refused
-        if isinstance(value, int):
-            return value
-        import decimal
-
+    if kind == "int":
         try:
-            if (number := decimal.Decimal(value)) != (whole := int(number)):
-                raise ValueError("Significant decimal part found")
-            return whole
-        except (decimal.DecimalException, TypeError, ValueError):
-            shown = str.__str__(value) if isinstance(value, str) else value
-            raise ModuleError(
-                f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert to int: "
-                f'"{shown!r}" cannot be converted to an int'
-            ) from None
+            return check_type_int(value)
+        except TypeError as exc:
+            raise ModuleError(f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert "
+                              f"to int: {exc}") from None
     if kind == "list":
         if isinstance(value, list):
             return [str(item) for item in value]
@@ -97,10 +91,12 @@ def _convert(name: str, value: Any, kind: str) -> Any:
 
 def validate(
     module: str, args: dict[str, Any], spec: dict[str, Arg], mutually_exclusive: tuple[tuple[str, ...], ...] = (),
-    strict: bool = True,
+    strict: bool = True, controller: bool = False,
 ) -> dict[str, Any]:
     """``args`` checked against ``spec`` and converted, with defaults filled in and aliases resolved
-    to the canonical name; raise :class:`ModuleError` with ansible's message otherwise. Not
+    to the canonical name; raise :class:`ModuleError` with ansible's message otherwise.
+    ``controller``: an action plugin's ``validate_argument_spec``, which sees the values as the
+    templar tagged them (their class shows in a message), not as a module gets them. Not
     ``strict``: an action plugin's own reading of the arguments of the module it runs, which checks
     them itself when it runs (copy's and template's ``boolean(value, strict=False)``: a word that is
     not true is false; the values of other types as given, no choices checked)."""
@@ -126,7 +122,7 @@ def validate(
         if not strict:
             params[name] = boolean(value) if arg.type == "bool" else _lenient(name, value, arg.type)
             continue
-        value = _convert(name, value, arg.type)
+        value = _convert(name, value, arg.type, controller)
         if arg.choices is not None and value not in arg.choices:
             raise ModuleError(f"value of {name} must be one of: {', '.join(str(c) for c in arg.choices)}, got: {value}")
         params[name] = value
@@ -135,6 +131,31 @@ def validate(
         raise ModuleError(f"playbook-ls's engine does not implement {module}'s file attributes "
                           f"({params['attributes']}); run with --engine ansible to use ansible-playbook")
     return params
+
+
+def check_type_int(value: Any) -> int:
+    """ansible's ``check_type_int``: an int, or a value whose decimal has no decimal part; else
+    TypeError worded as ansible's."""
+    if isinstance(value, int):
+        return value
+    import decimal
+
+    try:
+        if (number := decimal.Decimal(value)) != (whole := int(number)):
+            raise ValueError("Significant decimal part found")
+        return whole
+    except (decimal.DecimalException, TypeError, ValueError):
+        shown = str.__str__(value) if isinstance(value, str) else value
+        raise TypeError(f'"{shown!r}" cannot be converted to an int') from None
+
+
+def _class_of(value: Any, controller: bool) -> str:
+    """``type(value)`` as a message shows it: a list or dict an action plugin checks is tagged
+    (``_AnsibleTaggedList``), one a module gets is plain."""
+    kind = plain_type(value)
+    if controller and kind in (list, dict):
+        return f"<class 'ansible.module_utils._internal._datatag._AnsibleTagged{kind.__name__.capitalize()}'>"
+    return f"<class '{kind.__name__}'>"
 
 
 def _lenient(name: str, value: Any, kind: str) -> Any:

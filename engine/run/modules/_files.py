@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from engine.run.modules import ModuleError, action_result
+from engine.values import type_name_of
 
 FILE_ARGS = ("mode", "owner", "group", "seuser", "serole", "selevel", "setype", "unsafe_writes", "attributes")
 _SYMBOLIC = re.compile(r"^([ugoa]*)([-+=])([rwxXst]*|[ugo])$")
@@ -79,11 +80,14 @@ def wanted_mode(mode: Any, path: str) -> int | None:
         return mode
     text = str(mode)
     try:  # set_mode_if_different's int(mode, 8): a 0o prefix, spaces around and _ between digits too
-        return int(text, 8)
+        if isinstance(mode, str | bool):  # int() takes no base with a value that is no text
+            return int(text, 8)
     except ValueError:
         pass
     info = os.lstat(path)
     try:
+        if not isinstance(mode, str | bool):  # a list, a float: _symbolic_mode_to_octal splits it
+            raise ModuleError(f"{type_name_of(mode)!r} object has no attribute 'split'")
         return _apply_symbolic(text, stat.S_IMODE(info.st_mode), stat.S_ISDIR(info.st_mode))
     except ModuleError as exc:  # set_mode_if_different's fail_json: the path's facts, the error as details
         raise ModuleError("mode must be in octal or symbolic form",

@@ -30,7 +30,7 @@ NAMED = True  # validate_argument_spec's messages name the action plugin as the 
 
 
 def run(args: dict[str, Any], ctx: ModuleContext, action: str = "assert") -> dict[str, Any]:
-    params = validate(action_spec_name(action), args, SPEC)
+    params = validate(action_spec_name(action), args, SPEC, controller=True)
     for name in ("fail_msg", "success_msg"):
         _str_or_list_of_str(name, params[name])
     that = params["that"]

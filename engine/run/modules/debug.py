@@ -242,7 +242,7 @@ def run(args: dict[str, Any], ctx: ModuleContext, action: str = "debug") -> dict
         return {"failed": True, CONTEXT_KEY: "task",
                 "msg": f"argument 'var' is of type {native_type_name(var)} and we were unable to convert to "
                        f"_check_type_str_no_conversion: '{var!r}' is not a string and conversion is not allowed"}
-    params = validate(action_spec_name(action), args, SPEC, mutually_exclusive=(("msg", "var"),))
+    params = validate(action_spec_name(action), args, SPEC, mutually_exclusive=(("msg", "var"),), controller=True)
     # the action's keys in its order: its own, then failed; the executor adds changed last
     if params["verbosity"] > int(ctx.task_vars.get("ansible_verbosity", 0) or 0):
         return {"skipped_reason": "Verbosity threshold not met.", "skipped": True, "failed": False}

@@ -238,7 +238,7 @@ def _ensure_touched(
     try:
         changed = set_mode(target, params["mode"], ctx.check_mode, diff) or changed
         changed = _update_times(target, *params["_times"], ctx.check_mode, diff) or changed
-    except _Fail:
+    except (_Fail, ModuleError):  # fail_json: a bad mode too
         if previous == "absent":  # a file it just made goes again
             os.remove(path)
         raise

@@ -25,7 +25,8 @@ NAMED = True  # validate_argument_spec's messages name the action plugin as the 
 
 
 def run(args: dict[str, Any], ctx: ModuleContext, action: str = "pause") -> dict[str, Any]:
-    params = validate(action_spec_name(action), args, SPEC, mutually_exclusive=(("minutes", "seconds"),))
+    params = validate(action_spec_name(action), args, SPEC, mutually_exclusive=(("minutes", "seconds"),),
+                      controller=True)
     result: dict[str, Any] = {"changed": False, "rc": 0, "stderr": "", "stdout": "", "start": None, "stop": None,
                               "delta": None, "echo": params["echo"]}
     unit, seconds = "minutes", None

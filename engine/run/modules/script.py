@@ -34,7 +34,8 @@ NAMED = True  # validate_argument_spec's messages name the action plugin as the 
 
 
 def run(args: dict[str, Any], ctx: ModuleContext, action: str = "script") -> dict[str, Any]:
-    params = validate(action_spec_name(action), args, SPEC, mutually_exclusive=(("_raw_params", "cmd"),))
+    params = validate(action_spec_name(action), args, SPEC, mutually_exclusive=(("_raw_params", "cmd"),),
+                      controller=True)
     if params["_raw_params"] is None and params["cmd"] is None:
         raise ModuleError("one of the following is required: _raw_params, cmd")
     here = basedir(ctx)

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urlencode, urljoin, urlparse
 
 from engine.run.modules import ModuleContext, ModuleError, action_skip
-from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, check_type_int, validate
 from engine.run.modules._files import checksum, path_facts, set_mode, write_atomically
 from engine.run.modules._http import URL_ARGS, fetch, refuse_unsupported
 from engine.run.modules._sources import find_source
@@ -62,12 +62,18 @@ def form_urlencoded(body: Any) -> Any:
 
 
 def _status_codes(raw: Any) -> list[int]:
-    items = raw if isinstance(raw, list) else str(raw).split(",")
-    try:
-        return [int(item) for item in items]
-    except (TypeError, ValueError):
-        raise ModuleError(f"Elements value for option 'status_code' is of type {type(raw).__name__} "
-                          "and we were unable to convert to int") from None
+    """``status_code`` as the module's spec has it: a list (a text split at commas) of ints, each
+    checked as ``check_type_int`` does, an element it refuses named in ansible's words."""
+    from engine.templating.type_names import native_type_name
+
+    codes = []
+    for item in raw if isinstance(raw, list) else str(raw).split(","):
+        try:
+            codes.append(check_type_int(item))
+        except TypeError as exc:
+            raise ModuleError(f"Elements value for option 'status_code' is of type {native_type_name(item)} "
+                              f"and we were unable to convert to int: {exc}") from None
+    return codes
 
 
 def _content_type(response: Any) -> tuple[str, str, str]:

@@ -23,7 +23,7 @@ from engine.templating.filters.randomness import random_filter, shuffle_filter
 from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test, ternary
 from engine.templating.filters.version import version_compare
 from engine.templating.finalize import fail_undefined_within
-from engine.values import UnsafeText, type_name_of
+from engine.values import UnsafeText, plain_type, type_name_of
 
 
 def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") -> dict[str, Any]:
@@ -55,7 +55,8 @@ def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") 
 
 
 def _class_name(value: Any) -> str:
-    return {dict: "_AnsibleLazyTemplateDict", list: "_AnsibleLazyTemplateList"}.get(type(value), type_name_of(value))
+    return {dict: "_AnsibleLazyTemplateDict", list: "_AnsibleLazyTemplateList"}.get(plain_type(value),
+                                                                                   type_name_of(value))
 
 
 def _type_repr(value: Any) -> str:
