@@ -10,6 +10,7 @@ Read from ``ansible.plugins.filter`` and ``ansible.plugins.test`` (``FilterModul
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -44,7 +45,9 @@ TESTS: dict[str, str] = {
 
 def ansible_worded(message: str, plugin: Callable[..., Any], name: str, kind: str) -> str:
     """``message`` (a Python error of calling the engine's ``plugin``, the filter or test ``name``)
-    with the function named as ansible's is, when Python named it at the start."""
+    with the function named as ansible's is, when Python named it at the start, and a set filter's
+    list (the engine's ``RunOrdered``) as the lazy list ansible hands its plugins any list in."""
+    message = re.sub(r"\bRunOrdered\b", "_AnsibleLazyTemplateList", message)
     own = getattr(inspect.unwrap(plugin), "__qualname__", None)
     ansible_name = (FILTERS if kind == "filter" else TESTS).get(name.removeprefix("ansible.builtin."))
     if not own or not ansible_name or not message.startswith(f"{own}() "):

@@ -113,6 +113,10 @@ def _yaml_dumper() -> type:
     dumper.add_multi_representer(str, lambda self, text: self.represent_str(str(text)))
     dumper.add_multi_representer(Mapping, dumper.represent_dict)
     dumper.add_multi_representer(Collection, dumper.represent_list)
+    # PyYAML looks a multi representer up by the value's class's bases: an ABC is none of them, so
+    # a subclass of dict or list (a set filter's RunOrdered list) is found by its base
+    dumper.add_multi_representer(dict, dumper.represent_dict)
+    dumper.add_multi_representer(list, dumper.represent_list)
     return dumper
 
 
