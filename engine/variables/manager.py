@@ -188,6 +188,8 @@ class VariableManager:
 class HostVars(Mapping[str, Any]):
     """``hostvars``: every inventory host's variables, computed when asked for."""
 
+    type_name = "HostVars"  # ansible's class, as native_type_name names it
+
     def __init__(self, manager: VariableManager, context: PlayContext) -> None:
         self._manager, self._context = manager, context
 

@@ -23,6 +23,7 @@ from engine.templating.filters.randomness import random_filter, shuffle_filter
 from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test, ternary
 from engine.templating.filters.version import version_compare
 from engine.templating.finalize import fail_undefined_within
+from engine.templating.type_names import native_type_name
 from engine.values import UnsafeText, plain_type, type_name_of
 
 
@@ -184,9 +185,11 @@ def _os_path(function: Callable[[str], Any]) -> Callable[[Any], Any]:
 
 
 def _type_debug(value: Any) -> str:
+    """``native_type_name``: the plain type a value stands for, a mapping named as ansible's class
+    for it is (``hostvars``: 'HostVars', ``hostvars[host]``: 'HostVarsVars', ``groups``: 'dict')."""
     if type(value) is Undefined:  # Jinja's own, of an inline `if` without `else`
         return "Undefined"
-    return "UndefinedMarker" if isinstance(value, Undefined) else type_name_of(value)
+    return "UndefinedMarker" if isinstance(value, Undefined) else native_type_name(value)
 
 
 def _truthy(value: Any, convert_bool: bool = False) -> bool:
