@@ -22,7 +22,7 @@ from engine.templating.filters.core import _is_sequence, _plugin
 from engine.templating.filters.randomness import random_filter, shuffle_filter
 from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test, ternary
 from engine.templating.filters.version import version_compare
-from engine.templating.finalize import fail_undefined_within
+from engine.templating.finalize import fail_undefined_within, omitted
 from engine.templating.type_names import native_type_name
 from engine.values import UnsafeText, plain_type, type_name_of
 
@@ -112,11 +112,11 @@ def _yaml_dumper() -> type:
     # (UnsafeText) is written as its text
     dumper.add_representer(UnsafeText, lambda self, text: self.represent_str(str(text)))
     dumper.add_multi_representer(str, lambda self, text: self.represent_str(str(text)))
-    dumper.add_multi_representer(Mapping, dumper.represent_dict)
+    dumper.add_multi_representer(Mapping, lambda self, mapping: self.represent_dict(_plain_dict(mapping)))
     dumper.add_multi_representer(Collection, dumper.represent_list)
     # PyYAML looks a multi representer up by the value's class's bases: an ABC is none of them, so
     # a subclass of dict or list (a set filter's RunOrdered list) is found by its base
-    dumper.add_multi_representer(dict, dumper.represent_dict)
+    dumper.add_multi_representer(dict, lambda self, mapping: self.represent_dict(_plain_dict(mapping)))
     dumper.add_multi_representer(list, dumper.represent_list)
     return dumper
 
@@ -216,10 +216,18 @@ def _tagless(value: Any) -> Any:
     if isinstance(value, datetime.date | datetime.time):
         return value.isoformat()
     if isinstance(value, Mapping):
-        return dict(value)
+        return _plain_dict(value)
     if isinstance(value, set | frozenset | Sequence) and not isinstance(value, str | bytes):
         return list(value)
     raise TypeError(f"Object of type {type(value).__name__!r} is not JSON serializable by the 'tagless' profile.")
+
+
+def _plain_dict(value: Mapping[str, Any]) -> dict[str, Any]:
+    """A mapping as a dict; a mapping of variables (``hostvars[host]``) without ``omit``, which the
+    engine keeps among them and ansible does not (its ``omit`` is a global of its templar)."""
+    if getattr(value, "type_name", None) is None:
+        return dict(value)
+    return {key: item for key, item in value.items() if not (key == "omit" and omitted(item))}
 
 
 def _to_nice_json(value: Any, indent: int = 4, sort_keys: bool = True, **kwargs: Any) -> str:
