@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.config import DEFAULT_HOST_LIST
 from engine.flow.tags import Selection, TagEvaluator, TagTemplateError, should_run
-from engine.flow.unrun_hosts import maybe_hosts
+from engine.flow.unrun_hosts import maybe_hosts, more_hosts
 from engine.loading import keywords as kw
 from engine.loading.model import Block, Play, Playbook, Problem, Task
 from engine.loading.vaulted_vars import LOAD_TIME_MAGIC, first_stop
@@ -106,6 +106,9 @@ class PlayPlan:
     maybe: dict[str, str] = field(default_factory=dict)
     """The hosts of ``hosts`` that are in the play only maybe, each with why: an inventory source not
     run may put hosts in a group the play names (engine.flow.unrun_hosts)."""
+    more_hosts: str | None = None
+    """Why the play may also run on hosts no source read names (an inventory script not run may add
+    hosts of its own: engine.flow.unrun_hosts.more_hosts), or None."""
 
     left_out: dict[int, str] = field(default_factory=dict)
     """Tasks (by id) a run option other than the tags leaves out of ``tasks``, and why
@@ -214,7 +217,8 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
         ordered, order_known = play_order(play, hosts)
         plays.append(PlayPlan(play, ordered, selected_run_tasks(play, selection) if select_tasks else [],
                               dynamic=dynamic, order_known=order_known, hosts_all=[host.name for host in hosts],
-                              pattern_warnings=pattern_warnings, maybe=maybe))
+                              pattern_warnings=pattern_warnings, maybe=maybe,
+                              more_hosts=more_hosts(inventory.data, play.hosts, inventory.unrun, options.limit)))
         dynamic = dynamic or _changes_inventory(play)
     return Plan(options, book, inventory, plays, warnings=warnings,
                 host_pattern_mismatch=config.inventory.host_pattern_mismatch)
