@@ -54,6 +54,8 @@ class RunOptions:
     """``--force-handlers``: the default of every play's ``force_handlers``."""
     start_at_task: str | None = None
     """``--start-at-task``: the name (or pattern) of the task the run starts at (engine.run.start_at)."""
+    remote_user: str | None = None
+    """``-u``/``--user``; None: ansible.cfg's ``remote_user`` (:meth:`default_user`)."""
     option_vars: dict[str, Any] = field(default_factory=dict)
     """The ``ansible_*`` option variables (engine.launch.prompting.option_vars); by default, those of
     these options."""
@@ -71,6 +73,17 @@ class RunOptions:
 
     def selection(self) -> Selection:
         return Selection.from_options(self.tags, self.skip_tags)
+
+    def default_user(self) -> str | None:
+        """The play context's user before any keyword or variable: ``-u``, else ansible.cfg's
+        ``remote_user`` (the command line's default), else none."""
+        if self.remote_user is not None:
+            return self.remote_user
+        if "configured user" not in self.__dict__:
+            from engine.config import AnsibleConfig
+
+            self.__dict__["configured user"] = AnsibleConfig.load().remote_user
+        return self.__dict__["configured user"]  # type: ignore[no-any-return]
 
     @classmethod
     def from_launch(cls, launch: Launch, playbook: str, cwd: str) -> RunOptions:

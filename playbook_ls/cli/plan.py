@@ -14,6 +14,7 @@ from playbook_ls.cli.options import (
     HelpFormatter,
     add_run_inventory_code,
     add_selection_options,
+    add_user_option,
     add_vault_options,
 )
 
@@ -48,6 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-C", "--check", action="store_true", help="as in check mode (ansible_check_mode)")
     parser.add_argument("-D", "--diff", action="store_true", help="as with --diff (ansible_diff_mode)")
     add_run_inventory_code(parser)
+    add_user_option(parser)
     parser.add_argument("--facts", metavar="DIR",
                         help="facts per host, as `ansible -m setup --tree DIR` writes them (added to those of "
                              "ansible.cfg's jsonfile fact cache, which is read too)")
