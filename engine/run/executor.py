@@ -503,13 +503,15 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
     def _templar(self, task: Task, host: Host) -> Templar:
         """The templar of ``task`` on ``host``: its variables, the run's lookups."""
         params = self.includes.params.get(id(task))
+        lookups = task_context(task.role.path if task.role is not None else None,
+                               absolute(task.span.file) if task.span is not None else None,
+                               self.context.play.basedir, task.action,
+                               lambda text, why=None: self._shown(lambda: self.callback.warning(text, task, why)),
+                               getattr(self.plan.playbook.plugins, "collections", None))
         variables = self.variables.task_vars(self.context, host, task, params)
-        return Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
-                                                       absolute(task.span.file) if task.span is not None else None,
-                                                       self.context.play.basedir, task.action,
-                                                       lambda text, why=None: self._shown(
-                                                           lambda: self.callback.warning(text, task, why)),
-                                                       getattr(self.plan.playbook.plugins, "collections", None)),
+        # the task executor sets it in the task's variables, over any of that name, before the loop
+        variables["ansible_search_path"] = lookups.search_path_variable()
+        return Templar(variables, lookups=lookups,
                        origin_of=lambda name, follow: self.variables.origin(self.context, host, task, name,
                                                                             params, follow),
                        deprecate=lambda message, conditional: self._shown(lambda: self.callback.deprecated(

@@ -64,6 +64,11 @@ class LookupContext:
     """The run's CollectionFinder: a lookup of a collection installed nowhere warns as ansible's
     plugin loader does before it fails (engine.run.collection_lookups)."""
 
+    def search_path_variable(self) -> list[str]:
+        """``ansible_search_path`` as a task sees it: the search paths, then the basedir if not among them."""
+        basedir = os.path.abspath(self.basedir)
+        return [*self.search_paths, *([] if basedir in self.search_paths else [basedir])]
+
     def exists(self, path: str) -> bool:
         return os.path.exists(path)
 
