@@ -65,9 +65,10 @@ class LookupContext:
     plugin loader does before it fails (engine.run.collection_lookups)."""
 
     def search_path_variable(self) -> list[str]:
-        """``ansible_search_path`` as a task sees it: the search paths, then the basedir if not among them."""
-        basedir = os.path.abspath(self.basedir)
-        return [*self.search_paths, *([] if basedir in self.search_paths else [basedir])]
+        """``ansible_search_path`` as a task sees it (engine.templating.file_search.search_path_variable)."""
+        from engine.templating.file_search import search_path_variable
+
+        return search_path_variable(self.search_paths, self.basedir)
 
     def exists(self, path: str) -> bool:
         return os.path.exists(path)

@@ -354,6 +354,8 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     magic = {**own, **lists_in_run_order(play_plan, task, own, host.name, scope.manager.inventory.data),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence, host)}
     magic.update(_less_removed(plan, play_plan, task, host, magic))
+    if task is not None:  # the task executor's, over any variable of that name
+        magic["ansible_search_path"] = _search_path(task, play_plan.play.basedir)
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
@@ -363,6 +365,13 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                       *kept_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
     layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
+
+
+def _search_path(task: Task, basedir: str) -> list[str]:
+    from engine.templating.file_search import search_path_variable, search_paths
+
+    task_file = os.path.abspath(task.span.file) if task.span is not None else None
+    return search_path_variable(search_paths(task.role.path if task.role is not None else None, task_file), basedir)
 
 
 def _inventory_names(manager: Any, playbook_dir: str, name: str | None) -> frozenset[str] | None:

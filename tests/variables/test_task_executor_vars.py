@@ -1,6 +1,7 @@
-"""``ansible_user`` and ``ansible_ssh_user`` as the play context gives them (engine.variables.play_context
-``connection_layer``): read by ``vars`` in the engine's recorded scenarios, whose ansible output is
-the truth checked here (tests/run/scenarios_in_process/remote_user_*)."""
+"""What the task executor adds to a task's variables: ``ansible_user`` and ``ansible_ssh_user`` as the
+play context gives them (engine.variables.play_context ``connection_layer``), ``ansible_search_path``;
+read by ``vars`` in the engine's recorded scenarios, whose ansible output is the truth checked here
+(tests/run/scenarios_in_process/remote_user_*, search_path_variable)."""
 
 from __future__ import annotations
 
@@ -57,3 +58,22 @@ def test_configured_user_and_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert _users(root, "site.yml:5", "web1") == ("cfguser", "cfguser")
     (root / "ansible.cfg").unlink()
     assert _users(root, "site.yml:5", "web1") == ("undefined", "undefined")  # nothing gives a user
+
+
+@pytest.mark.parametrize(("where", "expected"), [
+    ("site.yml:5", ["."]),
+    ("tasks/paths.yml:1", ["tasks", "."]),
+    ("roles/web/tasks/main.yml:1", ["roles/web", "roles/web/tasks", "."]),
+    ("roles/web/tasks/more.yml:1", ["roles/web", "roles/web/tasks", "."]),
+])
+def test_search_path(where: str, expected: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ansible_search_path``, as the task executor sets it (tests/run/scenarios_in_process/search_path_variable
+    records ansible's, relative to the playbook's directory)."""
+    import os
+
+    from var_values import scenario_plan, values_at
+
+    root = _copy("search_path_variable", tmp_path, monkeypatch)
+    scenario_plan.cache_clear()
+    found = values_at(root, where, "web1", 0, ["ansible_search_path"])["ansible_search_path"]
+    assert [os.path.relpath(path.replace("<ROOT>", str(root)), root) for path in found] == expected
