@@ -176,6 +176,9 @@ def run(args: argparse.Namespace) -> int:
             from engine.run.start_at import plan_start
 
             not_run = [*not_run, *plan_start(plan, args.start_at_task)]
+        from engine.run.free import order_notes
+
+        not_run = [*not_run, *order_notes(plan.plays)]
         for note in not_run:
             print(f"playbook-ls: note: {note}", file=sys.stderr)
         plan.facts = known_facts()
