@@ -380,8 +380,14 @@ def _inventory_names(manager: Any, playbook_dir: str, name: str | None) -> froze
     hosts = manager.inventory.data.hosts
     if name is not None:
         found = hosts.get(name)
-        return None if found is None else \
-            frozenset(key for layer in kept_inventory_layers(manager, found, playbook_dir) for key in layer.values)
+        if found is None:
+            return None
+        # asked at every task of every host (its play context's user): once per host and directory
+        own: dict[tuple[str, str], frozenset[str]] = manager.inventory.derived.setdefault("names a host defines", {})
+        if (playbook_dir, name) not in own:
+            own[(playbook_dir, name)] = frozenset(
+                key for layer in kept_inventory_layers(manager, found, playbook_dir) for key in layer.values)
+        return own[(playbook_dir, name)]
     kept: dict[str, frozenset[str]] = manager.inventory.derived.setdefault("names any host defines", {})
     if playbook_dir not in kept:
         kept[playbook_dir] = frozenset().union(*(_inventory_names(manager, playbook_dir, each) or () for each in hosts))
