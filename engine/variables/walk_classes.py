@@ -88,7 +88,8 @@ def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     read = _read(follower, play_plan, task, names)
     if read is None:
         return None
-    return ("walk", read), lambda host: _host_key(follower, play_plan, host, task, names, read)
+    steps = _TaskSteps(follower, play_plan, task, names)  # once for the task's hosts, not per host
+    return ("walk", read), lambda host: _host_key(follower, play_plan, host, task, names, read, steps)
 
 
 def _table_key(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
@@ -203,11 +204,12 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
 
 
 def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str] | None,
-              read: frozenset[str]) -> tuple[Any, ...]:
+              read: frozenset[str], steps: _TaskSteps | None = None) -> tuple[Any, ...]:
     """What the walk reads of ``host``: the values its inventory gives ``read`` (each by its level),
     its name and groups when read, its facts, and which plays so far it is in (the same at every
     task of the play that reads that inventory: kept per host and names read); and what the plan
-    says of the host at the steps it decides (:func:`_decided`)."""
+    says of the host at the steps it decides (:func:`_decided`). ``steps``: the task's
+    (:class:`_TaskSteps`), when it is asked for each of its hosts."""
     from engine.variables.host_runtime import followed_memo
     from engine.variables.report import inventory_of
 
@@ -218,51 +220,81 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names:
     kept = memo.get(key)
     if kept is None or kept[0] is not inventory or kept[1] is not plan:
         kept = memo[key] = (inventory, plan, _host_key_now(plan, play_plan, host, task, read))
-    ended = _ended(follower, play_plan, host, task)
-    decided = _decided(follower, play_plan, host, task, names)
-    return (*kept[2], ended, decided)
+    if steps is None:
+        steps = _TaskSteps(follower, play_plan, task, names)
+    return (*kept[2], _ended(follower, host, steps.enders), _decided(follower, play_plan, host, task, steps))
 
 
-def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
-             names: frozenset[str] | None) -> tuple[Any, ...] | None:
+class _TaskSteps:
+    """The steps of the walk before a task the plan decides host by host (:func:`_decided`) and the
+    plays with an ``end_play`` or ``end_batch`` so far (:func:`_ended`), each with the names of its
+    play's hosts: what is the same for every host of the task, found once for all of them."""
+
+    __slots__ = ("blocked", "enders", "ends", "once", "orders")
+
+    def __init__(self, follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> None:
+        from engine.flow.run_settings import runs_once
+        from engine.variables.block_runs import play_blocks
+        from engine.variables.failed_hosts import planned_alone
+        from engine.variables.host_runtime import followed_memo
+        from engine.variables.setters import ends_host_task, host_names
+
+        memo = followed_memo(play_plan)
+        key = ("walk decided steps", id(task), names, len(follower.order_of(play_plan.play).tasks), id(follower.plan))
+        if key not in memo:
+            steps = _steps(follower, play_plan, task, names) or ()
+            loaded = {id(earlier): earlier for earlier, done in steps
+                      if follower.order_of(earlier.play).loaded_on.get(id(done)) is not None}
+            memo[key] = ([(earlier, done) for earlier, done in steps
+                          if ends_host_task(done) or planned_alone(earlier, done)],
+                         [follower.order_of(earlier.play) for earlier in loaded.values()],
+                         [(earlier, done) for earlier, done in steps if play_blocks(earlier.play).rescuing
+                          and id(done) in play_blocks(earlier.play).paths],
+                         [(earlier, done) for earlier, done in steps if runs_once(done)])
+        ends, orders, blocked, once = memo[key]
+        self.ends = [(earlier, done, host_names(earlier), ends_host_task(done)) for earlier, done in ends]
+        self.orders = orders
+        self.blocked = [(earlier, done, host_names(earlier)) for earlier, done in blocked]
+        self.once = [(earlier, done, host_names(earlier)) for earlier, done in once]
+        self.enders = _enders_before(follower, play_plan, task)
+
+
+def _enders_before(follower: Any, play_plan: PlayPlan, task: Task) -> list[tuple[PlayPlan, list[Task], frozenset[str]]]:
+    """The ``end_play`` and ``end_batch`` tasks of each play so far (before ``task`` in its own), with
+    the names of the play's hosts (:func:`_ended`)."""
+    from engine.variables.setters import host_names
+
+    found = []
+    for earlier, every in _ender_plays(follower, play_plan):
+        order = follower.order_of(earlier.play)
+        before = order.positions.get(id(task), [len(order.tasks)])[0] if earlier is play_plan else len(order.tasks)
+        enders = [done for at, done in every if at < before]
+        if enders:
+            found.append((earlier, enders, host_names(earlier)))
+    return found
+
+
+def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task, steps: _TaskSteps) -> tuple[Any, ...] | None:
     """What the plan says of ``host`` at each step of the walk it decides: whether a ``meta:
     end_host`` ended the play for it, whether a task of a role the play may run twice ran there
     (True, False or why only the run knows, as the walk asks them; asked again at each task, a
     play being planned answering as written until it is), and, in each play with a step a per-host
     include loaded, which tasks such includes loaded on the host (hosts that loaded the same run
     the same steps); None where the walk has no such step."""
-    from engine.flow.run_settings import runs_once
-    from engine.variables.block_runs import play_blocks
-    from engine.variables.failed_hosts import planned_alone
-    from engine.variables.host_runtime import followed_memo
-    from engine.variables.setters import ends_host_task, host_names
-
-    memo = followed_memo(play_plan)
-    key = ("walk decided steps", id(task), names, len(follower.order_of(play_plan.play).tasks), id(follower.plan))
-    if key not in memo:
-        steps = _steps(follower, play_plan, task, names) or ()
-        loaded = {id(earlier): earlier for earlier, done in steps
-                  if follower.order_of(earlier.play).loaded_on.get(id(done)) is not None}
-        memo[key] = ([(earlier, done) for earlier, done in steps
-                      if ends_host_task(done) or planned_alone(earlier, done)],
-                     [follower.order_of(earlier.play) for earlier in loaded.values()],
-                     [(earlier, done) for earlier, done in steps if play_blocks(earlier.play).rescuing
-                      and id(done) in play_blocks(earlier.play).paths],
-                     [(earlier, done) for earlier, done in steps if runs_once(done)])
-    steps, orders, blocked, once = memo[key]
-    if not steps and not orders and not blocked and not once:
+    if not steps.ends and not steps.orders and not steps.blocked and not steps.once:
         return None
-    return (tuple((follower._ends_host(earlier, host, done) if ends_host_task(done)  # noqa: SLF001
+    name = host.name
+    return (tuple((follower._ends_host(earlier, host, done) if ends  # noqa: SLF001
                    else follower._planned_ran(earlier, host, done, 0, True))  # noqa: SLF001
-                  if host.name in host_names(earlier) else None for earlier, done in steps),
-            tuple(order.loaded_kinds.get(host.name, 0) for order in orders),
+                  if name in hosts else None for earlier, done, hosts, ends in steps.ends),
+            tuple(order.loaded_kinds.get(name, 0) for order in steps.orders),
             # whether each setter in a block with a rescue ran by the reader (the play's own) or by the play's end
             tuple((follower._ran(play_plan, host, done, task) if earlier is play_plan  # noqa: SLF001
                    else _ran_by_the_end(follower, earlier, host, done))
-                  if host.name in host_names(earlier) else None for earlier, done in blocked),
+                  if name in hosts else None for earlier, done, hosts in steps.blocked),
             # which host runs each run_once setter for the host's batch (the walk takes that host's effects)
-            tuple(_once_runs(follower, earlier, host, done) if host.name in host_names(earlier) else None
-                  for earlier, done in once))
+            tuple(_once_runs(follower, earlier, host, done) if name in hosts else None
+                  for earlier, done, hosts in steps.once))
 
 
 def _ran_by_the_end(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
@@ -297,21 +329,15 @@ def _once_runs(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tu
             None if others is None else (None if others[0] is None else tuple(o.name for o in others[0]), others[1]))
 
 
-def _ended(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Any, ...] | None:
-    """Whether an ``end_play`` or ``end_batch`` of the plays so far (before ``task`` in its own) ended
-    the play for ``host``, and whether one in a batch before the host's did, as the walk asks them
-    (engine.variables.earlier_walk): what the plan says of the ender, so asked again at each task;
-    None where no play so far has one."""
-    from engine.variables.setters import host_names
-
-    found: list[Any] = []
-    for earlier, every in _ender_plays(follower, play_plan):
-        order = follower.order_of(earlier.play)
-        before = order.positions.get(id(task), [len(order.tasks)])[0] if earlier is play_plan else len(order.tasks)
-        enders = [done for at, done in every if at < before]
-        if enders and host.name in host_names(earlier):
-            found.append((id(earlier), follower.stopped_before(earlier, host),
-                          *(follower._ends_host(earlier, host, done) for done in enders)))  # noqa: SLF001
+def _ended(follower: Any, host: Host,
+           enders: list[tuple[PlayPlan, list[Task], frozenset[str]]]) -> tuple[Any, ...] | None:
+    """Whether an ``end_play`` or ``end_batch`` of the plays so far (before the task in its own:
+    ``enders``, :func:`_enders_before`) ended the play for ``host``, and whether one in a batch before
+    the host's did, as the walk asks them (engine.variables.earlier_walk): what the plan says of the
+    ender, so asked again at each task; None where no play so far has one."""
+    found = [(id(earlier), follower.stopped_before(earlier, host),
+              *(follower._ends_host(earlier, host, done) for done in every))  # noqa: SLF001
+             for earlier, every, hosts in enders if host.name in hosts]
     return tuple(found) if found else None
 
 

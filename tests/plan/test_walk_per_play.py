@@ -68,7 +68,7 @@ def test_earlier_plays_are_walked_once_per_host_and_play(tmp_path: Path, monkeyp
     from engine.variables.host_runtime import Follower
     from engine.variables.play_order import play_order
     from engine.variables.report import include_item_order, templar_at
-    from engine.variables.walk_classes import _ended
+    from engine.variables.walk_classes import _ended, _enders_before
 
     _write(tmp_path, 24)
     monkeypatch.chdir(tmp_path)
@@ -84,10 +84,10 @@ def test_earlier_plays_are_walked_once_per_host_and_play(tmp_path: Path, monkeyp
         return {layer.label: dict(layer.values) for layer in follower.earlier_layers(readers, host, task, 0, ())}
 
     facts = [walked(tasks[0])]
-    ended = [_ended(follower, readers, host, tasks[0])]
+    ended = [_ended(follower, host, _enders_before(follower, readers, tasks[0]))]
     first = played[0], enders[0]
     facts += [walked(task) for task in tasks[1:]]
-    ended += [_ended(follower, readers, host, task) for task in tasks[1:]]
+    ended += [_ended(follower, host, _enders_before(follower, readers, task)) for task in tasks[1:]]
     assert (played[0], enders[0]) == first  # not once more per task of the last play (and per earlier play)
     assert all(found == facts[0] for found in facts)
     assert [values for values in facts[0].values() if "fact_0" in values] == [{"fact_0": 1}]
