@@ -410,18 +410,32 @@ def _through_includes(outcomes: dict[str, HostOutcome],
     on another host too) the run never loads the task, so says nothing of it; where one
     depends, so does the task."""
     found = dict(outcomes)
+    # hosts share outcome objects: each combination of the task's and its includes' is decided once
+    decided: dict[tuple[int, ...], HostOutcome | None] = {}
     for host, outcome in outcomes.items():
         if outcome.unreported:
             continue
         states = [included[host] for included in includers if host in included]
-        skipping = next((o for o in states if o.outcome in (SKIPPED, FAILS)), None)
-        maybe = next((o for o in states if o.outcome == DEPENDS), None)
-        if skipping is not None:
-            reason = outcome.reason if outcome.outcome == SKIPPED else f"its include is skipped: {skipping.reason}"
-            found[host] = HostOutcome(SKIPPED, reason, True)
-        elif maybe is not None and outcome.outcome != SKIPPED:
-            found[host] = HostOutcome(DEPENDS, f"runs only if its include runs on this host: {maybe.reason}")
+        key = (id(outcome), *map(id, states))
+        if key not in decided:
+            decided[key] = _through(outcome, states)
+        changed = decided[key]
+        if changed is not None:
+            found[host] = changed
     return found
+
+
+def _through(outcome: HostOutcome, states: list[HostOutcome]) -> HostOutcome | None:
+    """:func:`_through_includes` of one host: its outcome as its includes' ``states`` decide it, None
+    when they leave it."""
+    skipping = next((o for o in states if o.outcome in (SKIPPED, FAILS)), None)
+    maybe = next((o for o in states if o.outcome == DEPENDS), None)
+    if skipping is not None:
+        reason = outcome.reason if outcome.outcome == SKIPPED else f"its include is skipped: {skipping.reason}"
+        return HostOutcome(SKIPPED, reason, True)
+    if maybe is not None and outcome.outcome != SKIPPED:
+        return HostOutcome(DEPENDS, f"runs only if its include runs on this host: {maybe.reason}")
+    return None
 
 
 def _selected(task: Task, includers: list[Task], selected: frozenset[int], plan: Plan) -> bool:
