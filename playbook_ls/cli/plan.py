@@ -178,19 +178,28 @@ def json_text(plays: list[Any]) -> str:
     """:func:`as_json` as text, each task on a line of its own, written piece by piece: a plan of
     a thousand hosts holds a million outcomes, told once per group of hosts."""
     lines = [f'{{"version": {JSON_VERSION}, "plays": [']
+    written: dict[tuple[str, ...], str] = {}  # a list of hosts as text, once: most tasks list the same few
     for index, play in enumerate(plays):
         lines.append(json.dumps({"play": play.name, "hosts": play.hosts, **_order(play)})[:-1] + ', "tasks": [')
         tasks = []
         for task in play.tasks:
             head = json.dumps({"task": task.name, "path": _relative(task.path), "line": task.line,
                                "handler": task.handler})
-            groups = ", ".join(f'{json.dumps({"outcome": kind, "reason": reason})[:-1]}, "hosts": {json.dumps(hosts)}}}'
-                               for kind, reason, hosts in outcome_groups(task))
+            groups = ", ".join(f'{json.dumps({"outcome": kind, "reason": reason})[:-1]}, '
+                               f'"hosts": {_listed(hosts, written)}}}' for kind, reason, hosts in outcome_groups(task))
             tasks.append(f'{head[:-1]}, "outcomes": [{groups}]}}')
         lines.append(",\n".join(tasks))
         lines.append("]}" + ("," if index < len(plays) - 1 else ""))
     lines.append("]}")
     return "\n".join(lines)
+
+
+def _listed(hosts: list[str], written: dict[tuple[str, ...], str]) -> str:
+    key = tuple(hosts)
+    found = written.get(key)
+    if found is None:
+        found = written[key] = json.dumps(hosts)
+    return found
 
 
 def as_text(plays: list[Any]) -> str:
