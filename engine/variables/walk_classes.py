@@ -89,6 +89,7 @@ def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     if read is None:
         return None
     steps = _TaskSteps(follower, play_plan, task, names)  # once for the task's hosts, not per host
+    steps.keep_answers(follower, play_plan)
     return ("walk", read), lambda host: _host_key(follower, play_plan, host, task, names, read, steps)
 
 
@@ -222,7 +223,12 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names:
         kept = memo[key] = (inventory, plan, _host_key_now(plan, play_plan, host, task, read))
     if steps is None:
         steps = _TaskSteps(follower, play_plan, task, names)
-    return (*kept[2], _ended(follower, host, steps.enders), _decided(follower, play_plan, host, task, steps))
+    answers = steps.answers.get(host.name) if steps.answers is not None else None
+    if answers is None:
+        answers = (_ended(follower, host, steps.enders), _decided(follower, play_plan, host, task, steps))
+        if steps.answers is not None:
+            steps.answers[host.name] = answers
+    return (*kept[2], *answers)
 
 
 class _TaskSteps:
@@ -230,7 +236,7 @@ class _TaskSteps:
     plays with an ``end_play`` or ``end_batch`` so far (:func:`_ended`), each with the names of its
     play's hosts: what is the same for every host of the task, found once for all of them."""
 
-    __slots__ = ("blocked", "enders", "ends", "once", "orders")
+    __slots__ = ("answers", "blocked", "enders", "ends", "once", "orders")
 
     def __init__(self, follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> None:
         from engine.flow.run_settings import runs_once
@@ -257,6 +263,43 @@ class _TaskSteps:
         self.blocked = [(earlier, done, host_names(earlier)) for earlier, done in blocked]
         self.once = [(earlier, done, host_names(earlier)) for earlier, done in once]
         self.enders = _enders_before(follower, play_plan, task)
+        self.answers: dict[str, tuple[Any, Any]] | None = None
+
+    def keep_answers(self, follower: Any, play_plan: PlayPlan) -> None:
+        """Keep each host's answers at these steps (:func:`_ended`, :func:`_decided`) for the next
+        task at the same steps: they change with the plays' plans, not from task to task while the
+        setters on the way stay the same (tasks reading what one run of setters set ask them of
+        every host). Not where an answer is the reader's own (whether a setter in a block with a
+        rescue of its own play ran by the reader), which tasks per-host includes loaded (they load
+        as the play is planned), a ``run_once`` setter of the play being planned, nor inside a
+        walk (where answers as written mark what was followed meanwhile)."""
+        from engine.variables import host_runtime
+        from engine.variables.host_runtime import followed_memo
+
+        if self.orders or host_runtime._following or any(earlier is play_plan for earlier, *_ in self.blocked) or \
+                any(getattr(earlier, "planned_runs", None) is None for earlier, *_ in self.once):  # noqa: SLF001
+            return
+        asked = [(earlier, hosts, done) for earlier, done, hosts, _ in self.ends] + \
+            [(earlier, hosts, done) for earlier, done, hosts in (*self.blocked, *self.once)] + \
+            [(earlier, hosts, done) for earlier, every, hosts in self.enders for done in every]
+        key = ("walk answers", id(follower.plan), tuple(len(part) for part in (self.ends, self.blocked, self.once)),
+               tuple(len(every) for _, every, _ in self.enders),
+               tuple((id(earlier), id(done)) for earlier, _, done in asked))
+        # what the answers were found with: the plan, and each play's plan so far, hosts and task asked about
+        state = (follower.plan, *((earlier, getattr(earlier, "planned_runs", None), hosts, done)
+                                  for earlier, hosts, done in asked))
+        memo = followed_memo(play_plan)
+        kept = memo.get(key)
+        if kept is None or not _same(kept[0], state):
+            kept = memo[key] = (state, {})
+        self.answers = kept[1]
+
+
+def _same(kept: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
+    """Whether ``kept`` and ``now`` hold the same objects, item by item (tuples of them too)."""
+    return len(kept) == len(now) and all(
+        (len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))) if isinstance(a, tuple) else a is b
+        for a, b in zip(kept, now, strict=True))
 
 
 def _enders_before(follower: Any, play_plan: PlayPlan, task: Task) -> list[tuple[PlayPlan, list[Task], frozenset[str]]]:
