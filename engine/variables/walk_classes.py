@@ -403,9 +403,8 @@ def _ender_plays(follower: Any, play_plan: PlayPlan) -> list[tuple[PlayPlan, lis
 
 
 def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
-    from engine.variables.host_facts import cached_facts, facts_unknown, plays_before
+    from engine.variables.host_facts import cached_facts, facts_unknown
     from engine.variables.report import host_at, inventory_keys
-    from engine.variables.setters import host_names
 
     signature, values, _ = inventory_keys(plan, play_plan, host, task, sorted(read - answers.NAME - answers.GROUPS))
     cached = cached_facts(plan).get(host.name)
@@ -413,5 +412,19 @@ def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read:
             host.name if read & answers.NAME else None,
             tuple(host_at(plan, play_plan, host, task).get_magic_vars()["group_names"])
             if read & answers.GROUPS else None,
-            facts_unknown(plan, play_plan, host), cached.digest if cached else None,
-            tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True)))
+            facts_unknown(plan, play_plan, host), cached.digest if cached else None, _plays_in(plan, play_plan, host))
+
+
+def _plays_in(plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[bool, ...]:
+    """Which plays so far ``host`` is in: once per host and play (the same for every name read)."""
+    from engine.variables.host_facts import plays_before
+    from engine.variables.host_runtime import followed_memo
+    from engine.variables.setters import host_names
+
+    plays = plays_before(plan, play_plan, True)
+    memo = followed_memo(play_plan)
+    key = ("plays in", host.name, len(plays))
+    kept = memo.get(key)
+    if kept is None or kept[0] is not plan:
+        kept = memo[key] = (plan, tuple(host.name in host_names(earlier) for earlier in plays))
+    return kept[1]
