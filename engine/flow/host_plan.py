@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import failure_spread, section_tasks
@@ -366,7 +367,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
         if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task) or \
-                any(o.reason in ROLE_REASONS for o in planned.hosts.values()):
+                not ROLE_REASONS.isdisjoint(map(_REASON, planned.hosts.values())):
             # a handler its when skips was reached (its register keeps the skipped result); a meta
             # action its when skips ended nothing
             reached = not ends_in_batch(planned.task)
@@ -402,6 +403,7 @@ def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches
 
 
 _NONE_OUT: Mapping[str, bool | str] = {}
+_REASON = attrgetter("reason")
 
 
 def _through_includes(outcomes: dict[str, HostOutcome],

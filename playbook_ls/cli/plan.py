@@ -147,6 +147,10 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
     """The task's hosts grouped by outcome and reason (both exactly as each host has them), each
     group in the order its first host comes, its hosts in the play's order: the plan tells each
     outcome once, not once per host (a fleet's hosts mostly share a few)."""
+    outcomes = task.hosts.values()
+    if len(set(map(id, outcomes))) == 1:  # one outcome object for every host, as most tasks of a fleet have
+        outcome = next(iter(outcomes))
+        return [(outcome.outcome, outcome.reason, list(task.hosts))]
     groups: dict[tuple[str, str], list[str]] = {}
     by_object: dict[int, list[str]] = {}  # most hosts share one outcome object: one lookup of its group
     for host, outcome in task.hosts.items():
