@@ -168,12 +168,8 @@ def _steps(follower: Any, play_plan: PlayPlan, task: Task,
 def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
                      names: frozenset[str] | None) -> list[tuple[PlayPlan, Task]] | None:
     from engine.flow.host_reading import per_host_vars_files
-    from engine.flow.run_settings import runs_once
-    from engine.loading import keywords as kw
     from engine.variables.block_runs import play_blocks
     from engine.variables.host_facts import plays_before
-    from engine.variables.loop_vars import includer_loops
-    from engine.variables.setters import occurrence, setters
 
     plan = follower.plan
     if plan.inventory.data.merge_hashes:
@@ -190,18 +186,46 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
         positions = order.positions.get(id(task)) if earlier is play_plan else None
         if earlier is play_plan and not positions:
             return None
-        before = positions[0] if positions else len(order.tasks)
-        for at, done in setters(order, before, names):
-            data = done.data if isinstance(done.data, Mapping) else {}
-            includers = order.includers.get(id(done), [])
-            # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
-            # (a run_once setter's effects are those of the host of the batch that runs it: in each host's key)
-            if done.handler or data.get("delegate_facts") or occurrence(order, done, at) or \
-                    any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
-                        runs_once(include) for include in includers):
-                return None
-            steps.append((earlier, done))
+        found = _play_steps(order, positions[0], names) if positions else _whole_play_steps(order, earlier, names)
+        if found is None:
+            return None
+        steps += [(earlier, done) for done in found]
     return steps
+
+
+def _whole_play_steps(order: Any, play_plan: PlayPlan, names: frozenset[str] | None) -> list[Task] | None:
+    """:func:`_play_steps` of a whole play before the reader's: once per play and names while no
+    include adds tasks to it (every task after it reading the same names asks it)."""
+    from engine.variables.host_runtime import followed_memo
+
+    memo = followed_memo(play_plan)
+    key = ("shareable play steps", names)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
+        kept = memo[key] = (order.tasks, len(order.tasks), _play_steps(order, len(order.tasks), names))
+    return kept[2]  # type: ignore[no-any-return]
+
+
+def _play_steps(order: Any, before: int, names: frozenset[str] | None) -> list[Task] | None:
+    """The setters among the first ``before`` tasks of a play's ``order`` that may set ``names``; None
+    when one of them makes each host's walk its own."""
+    from engine.flow.run_settings import runs_once
+    from engine.loading import keywords as kw
+    from engine.variables.loop_vars import includer_loops
+    from engine.variables.setters import occurrence, setters
+
+    found = []
+    for at, done in setters(order, before, names):
+        data = done.data if isinstance(done.data, Mapping) else {}
+        includers = order.includers.get(id(done), [])
+        # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
+        # (a run_once setter's effects are those of the host of the batch that runs it: in each host's key)
+        if done.handler or data.get("delegate_facts") or occurrence(order, done, at) or \
+                any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
+                    runs_once(include) for include in includers):
+            return None
+        found.append(done)
+    return found
 
 
 def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str] | None,
