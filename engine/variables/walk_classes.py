@@ -214,15 +214,18 @@ def _play_steps(order: Any, before: int, names: frozenset[str] | None) -> list[T
     from engine.variables.loop_vars import includer_loops
     from engine.variables.setters import occurrence, setters
 
-    found = []
-    for at, done in setters(order, before, names):
+    def own_walk(done: Task, at: int) -> bool:
         data = done.data if isinstance(done.data, Mapping) else {}
         includers = order.includers.get(id(done), [])
         # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
         # (a run_once setter's effects are those of the host of the batch that runs it: in each host's key)
-        if done.handler or data.get("delegate_facts") or occurrence(order, done, at) or \
-                any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
-                    runs_once(include) for include in includers):
+        return bool(done.handler or data.get("delegate_facts") or occurrence(order, done, at) or
+                    any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
+                        runs_once(include) for include in includers))
+
+    found = []
+    for at, done in setters(order, before, names):
+        if order.per_task(("own walk", at), done, lambda done=done, at=at: own_walk(done, at)):
             return None
         found.append(done)
     return found
