@@ -147,10 +147,15 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
     """The task's hosts grouped by outcome and reason (both exactly as each host has them), each
     group in the order its first host comes, its hosts in the play's order: the plan tells each
     outcome once, not once per host (a fleet's hosts mostly share a few)."""
-    outcomes = task.hosts.values()
-    if len(set(map(id, outcomes))) == 1:  # one outcome object for every host, as most tasks of a fleet have
-        outcome = next(iter(outcomes))
-        return [(outcome.outcome, outcome.reason, list(task.hosts))]
+    from engine.flow.outcomes import distinct, hosts_of
+
+    kinds: dict[tuple[str, str], list[Any]] = {}  # the objects of each outcome and reason, told once
+    for outcome in distinct(task.hosts):
+        kinds.setdefault((outcome.outcome, outcome.reason), []).append(outcome)
+    if len(kinds) == 1:
+        return [(kind, reason, list(task.hosts)) for kind, reason in kinds]
+    if len(kinds) <= _PASSES:  # a pass over the hosts per group
+        return [(kind, reason, hosts_of(task.hosts, objects)) for (kind, reason), objects in kinds.items()]
     groups: dict[tuple[str, str], list[str]] = {}
     by_object: dict[int, list[str]] = {}  # most hosts share one outcome object: one lookup of its group
     for host, outcome in task.hosts.items():
@@ -159,6 +164,10 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
             hosts = by_object[id(outcome)] = groups.setdefault((outcome.outcome, outcome.reason), [])
         hosts.append(host)
     return [(kind, reason, hosts) for (kind, reason), hosts in groups.items()]
+
+
+_PASSES = 16
+"""Up to how many groups a task's hosts are grouped by a pass over them per group."""
 
 
 def as_json(plays: list[Any]) -> dict[str, Any]:
