@@ -242,14 +242,15 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names:
     from engine.variables.report import inventory_of
 
     plan = follower.plan
-    inventory = inventory_of(plan, play_plan, task, host.name)
-    memo = followed_memo(play_plan)
+    if steps is None:
+        steps = _TaskSteps(follower, play_plan, task, names)
+    # (the play's tasks change no inventory: the same for each host, found once for the task)
+    inventory = steps.inventory if steps.inventory is not None else inventory_of(plan, play_plan, task, host.name)
+    memo = steps.memo if steps.memo is not None else followed_memo(play_plan)
     key = ("walk host key", host.name, read, id(inventory), id(plan))
     kept = memo.get(key)
     if kept is None or kept[0] is not inventory or kept[1] is not plan:
         kept = memo[key] = (inventory, plan, _host_key_now(plan, play_plan, host, task, read))
-    if steps is None:
-        steps = _TaskSteps(follower, play_plan, task, names)
     answers = steps.answers.get(host.name) if steps.answers is not None else None
     if answers is None:
         answers = (_ended(follower, host, steps.enders), _decided(follower, play_plan, host, task, steps))
@@ -263,7 +264,7 @@ class _TaskSteps:
     plays with an ``end_play`` or ``end_batch`` so far (:func:`_ended`), each with the names of its
     play's hosts: what is the same for every host of the task, found once for all of them."""
 
-    __slots__ = ("answers", "blocked", "enders", "ends", "once", "orders")
+    __slots__ = ("answers", "blocked", "enders", "ends", "inventory", "memo", "once", "orders")
 
     def __init__(self, follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> None:
         from engine.flow.run_settings import runs_once
@@ -291,6 +292,8 @@ class _TaskSteps:
         self.once = [(earlier, done, host_names(earlier)) for earlier, done in once]
         self.enders = _enders_before(follower, play_plan, task)
         self.answers: dict[str, tuple[Any, Any]] | None = None
+        self.memo: dict[Any, Any] | None = None
+        self.inventory: Any = None
 
     def keep_answers(self, follower: Any, play_plan: PlayPlan) -> None:
         """Keep each host's answers at these steps (:func:`_ended`, :func:`_decided`) for the next
@@ -299,10 +302,16 @@ class _TaskSteps:
         every host). Not where an answer is the reader's own (whether a setter in a block with a
         rescue of its own play ran by the reader), which tasks per-host includes loaded (they load
         as the play is planned), a ``run_once`` setter of the play being planned, nor inside a
-        walk (where answers as written mark what was followed meanwhile)."""
+        walk (where answers as written mark what was followed meanwhile). With them, the play's
+        store and the inventory its hosts read, when its tasks change none: found once for the
+        task's hosts."""
         from engine.variables import host_runtime
         from engine.variables.host_runtime import followed_memo
+        from engine.variables.report import inventory_of
 
+        self.memo = followed_memo(play_plan)
+        if not getattr(play_plan, "changed_in_play", None):
+            self.inventory = inventory_of(follower.plan, play_plan)
         if self.orders or host_runtime._following or any(earlier is play_plan for earlier, *_ in self.blocked) or \
                 any(getattr(earlier, "planned_runs", None) is None for earlier, *_ in self.once):  # noqa: SLF001
             return
@@ -315,10 +324,9 @@ class _TaskSteps:
         # what the answers were found with: the plan, and each play's plan so far, hosts and task asked about
         state = (follower.plan, *((earlier, getattr(earlier, "planned_runs", None), hosts, done)
                                   for earlier, hosts, done in asked))
-        memo = followed_memo(play_plan)
-        kept = memo.get(key)
+        kept = self.memo.get(key)
         if kept is None or not _same(kept[0], state):
-            kept = memo[key] = (state, {})
+            kept = self.memo[key] = (state, {})
         self.answers = kept[1]
 
 
