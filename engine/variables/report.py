@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
@@ -286,11 +286,22 @@ def host_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, 
     """``host``'s inventory levels (its groups', then its own) as ``inventory``, the one ``task``
     reads, gives them (:func:`~engine.variables.sources.kept_inventory_layers`)."""
     host = inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
-    playbook_dir = os.path.abspath(play_plan.play.basedir)
+    playbook_dir = _playbook_dir(play_plan.play.basedir)
     layers = inventory.derived.get("host layers", {}).get((host.name, playbook_dir))  # kept_inventory_layers'
     if layers is None:
         layers = kept_inventory_layers(_scope(plan, play_plan, task, host=host.name).manager, host, playbook_dir)
     return layers  # type: ignore[no-any-return]
+
+
+def _playbook_dir(basedir: str) -> str:
+    """``playbook_dir`` of a play in ``basedir``: an absolute directory is made so once (asked for
+    each host's levels at each task), a relative one against the working directory of the moment."""
+    return _normalized(basedir) if os.path.isabs(basedir) else os.path.abspath(basedir)
+
+
+@lru_cache(maxsize=256)
+def _normalized(path: str) -> str:
+    return os.path.normpath(path)
 
 
 def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
@@ -354,7 +365,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     magic = {**own, **lists_in_run_order(play_plan, task, own, host.name, scope.manager.inventory.data),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence, host)}
     magic.update(_less_removed(plan, play_plan, task, host, magic))
-    playbook_dir = os.path.abspath(play_plan.play.basedir)
+    playbook_dir = _playbook_dir(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
                      [*connection_layer(host, task, partial(_inventory_names, scope.manager, playbook_dir)),
