@@ -451,15 +451,19 @@ def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read:
 
 
 def _plays_in(plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[bool, ...]:
-    """Which plays so far ``host`` is in: once per host and play (the same for every name read)."""
+    """Which plays so far ``host`` is in: its membership of the plan's plays found once per host, each
+    play taking the part up to it (the same for every name read, at every play)."""
     from engine.variables.host_facts import plays_before
-    from engine.variables.host_runtime import followed_memo
     from engine.variables.setters import host_names
 
     plays = plays_before(plan, play_plan, True)
-    memo = followed_memo(play_plan)
-    key = ("plays in", host.name, len(plays))
-    kept = memo.get(key)
-    if kept is None or kept[0] is not plan:
-        kept = memo[key] = (plan, tuple(host.name in host_names(earlier) for earlier in plays))
-    return kept[1]
+    every = plan.plays
+    kept = plan.__dict__.get("plays in")
+    if kept is None or kept[0] is not every or kept[1] != len(every):
+        kept = plan.__dict__["plays in"] = (every, len(every), {})
+    found = kept[2].get(host.name)
+    if found is None:
+        found = kept[2][host.name] = tuple(host.name in host_names(each) for each in every)
+    if plays and len(plays) <= len(found) and every[len(plays) - 1] is plays[-1]:  # a part of the plan's plays
+        return found[:len(plays)]
+    return tuple(host.name in host_names(earlier) for earlier in plays)
