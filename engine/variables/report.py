@@ -322,14 +322,20 @@ def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
         twins = play_plan.__dict__["inventory twins"] = {}
     kept = twins.get(host.name)
     if kept is None or kept[0] is not plan:
-        layers = host_layers(plan, play_plan, host, task, inventory_of(plan, play_plan, task, host.name))
-        groups_key, shared = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
+        inventory = inventory_of(plan, play_plan, task, host.name)
+        # the host's groups and own names, as its levels are kept: once per inventory and directory
+        parts = inventory.derived.setdefault("twin parts", {})
+        key = (host.name, _playbook_dir(play_plan.play.basedir))
+        part = parts.get(key)
+        if part is None:
+            layers = host_layers(plan, play_plan, host, task, inventory)
+            groups_key, shared = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
+            part = parts[key] = () if groups_key is None or shared is None else \
+                (groups_key, frozenset(name for layer in layers[shared:] for name in layer.values) - OWN_ANSWERS)
         token = None
-        if groups_key is not None and shared is not None:
-            own = frozenset(name for layer in layers[shared:] for name in layer.values)
+        if part:
             cached = getattr(plan, "facts", {}).get(host.name)
-            token = (groups_key, own - OWN_ANSWERS, cached.digest if cached is not None else None,
-                     facts_unknown(plan, play_plan, host))
+            token = (*part, cached.digest if cached is not None else None, facts_unknown(plan, play_plan, host))
         kept = twins[host.name] = (plan, token)
     token = kept[1]
     return token if token is not None and token[1].isdisjoint(names) and OWN_ANSWERS.isdisjoint(names) else None
