@@ -457,7 +457,9 @@ def _plays_in(plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[bool, ...]:
     from engine.variables.setters import host_names
 
     plays = plays_before(plan, play_plan, True)
-    every = plan.plays
+    every = getattr(plan, "plays", None)
+    if not isinstance(every, list):  # (the editor's plan of one play)
+        return tuple(host.name in host_names(earlier) for earlier in plays)
     kept = plan.__dict__.get("plays in")
     if kept is None or kept[0] is not every or kept[1] != len(every):
         kept = plan.__dict__["plays in"] = (every, len(every), {})
