@@ -262,6 +262,9 @@ class AnsibleConfig:
         self.fact_caching_prefix = ""
         self.fact_caching_timeout = 86400.0
         self.vars_plugins_enabled: list[str] = ["host_group_vars"]
+        self.remote_user: str | None = None
+        """``DEFAULT_REMOTE_USER``: the play context's user where no ``remote_user`` keyword or ``-u``
+        gives one (its ``ansible_user`` then)."""
         self.errors: list[str] = []
         """Values ansible refuses when it starts (every command then stops with exit code 5)."""
 
@@ -330,6 +333,7 @@ class AnsibleConfig:
             config.fact_caching_timeout = 86400.0
         config.vars_plugins_enabled = reader.list(config.vars_plugins_enabled, "ANSIBLE_VARS_ENABLED",
                                                   ("defaults", "vars_plugins_enabled"))
+        config.remote_user = reader.raw("ANSIBLE_REMOTE_USER", ("defaults", "remote_user"))[0] or None
         config.errors = reader.errors
         config.inventory.inventory_plugin_path = pathspec(
             "ANSIBLE_INVENTORY_PLUGINS", "inventory_plugins",

@@ -65,6 +65,8 @@ class PlannedPlay:
     tasks: list[PlannedTask] = field(default_factory=list)
     order: str | None = None
     """Why the hosts' order is the run's own (engine.flow.play_host_order), or None."""
+    more_hosts: str | None = None
+    """Why the play may also run on hosts no source read names (PlayPlan.more_hosts), or None."""
 
 
 def plan_hosts(plan: Plan) -> list[PlannedPlay]:
@@ -130,7 +132,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     batches = play_batches(play, hosts)
     before = set(failed)
     result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts,
-                         order=run_order_unknown(plan, play_plan) if len(hosts) > 1 else None)
+                         order=run_order_unknown(plan, play_plan) if len(hosts) > 1 else None,
+                         more_hosts=play_plan.more_hosts)
     selected = play_plan.selected_ids()
     signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     roles = RoleUses()

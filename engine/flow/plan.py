@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.config import DEFAULT_HOST_LIST
 from engine.flow.tags import Selection, TagEvaluator, TagTemplateError, should_run
-from engine.flow.unrun_hosts import maybe_hosts
+from engine.flow.unrun_hosts import maybe_hosts, more_hosts
 from engine.loading import keywords as kw
 from engine.loading.model import Block, Play, Playbook, Problem, Task
 from engine.loading.vaulted_vars import LOAD_TIME_MAGIC, first_stop
@@ -54,6 +54,8 @@ class RunOptions:
     """``--force-handlers``: the default of every play's ``force_handlers``."""
     start_at_task: str | None = None
     """``--start-at-task``: the name (or pattern) of the task the run starts at (engine.run.start_at)."""
+    remote_user: str | None = None
+    """``-u``/``--user``; None: ansible.cfg's ``remote_user`` (:meth:`default_user`)."""
     option_vars: dict[str, Any] = field(default_factory=dict)
     """The ``ansible_*`` option variables (engine.launch.prompting.option_vars); by default, those of
     these options."""
@@ -71,6 +73,17 @@ class RunOptions:
 
     def selection(self) -> Selection:
         return Selection.from_options(self.tags, self.skip_tags)
+
+    def default_user(self) -> str | None:
+        """The play context's user before any keyword or variable: ``-u``, else ansible.cfg's
+        ``remote_user`` (the command line's default), else none."""
+        if self.remote_user is not None:
+            return self.remote_user
+        if "configured user" not in self.__dict__:
+            from engine.config import AnsibleConfig
+
+            self.__dict__["configured user"] = AnsibleConfig.load().remote_user
+        return self.__dict__["configured user"]  # type: ignore[no-any-return]
 
     @classmethod
     def from_launch(cls, launch: Launch, playbook: str, cwd: str) -> RunOptions:
@@ -106,6 +119,9 @@ class PlayPlan:
     maybe: dict[str, str] = field(default_factory=dict)
     """The hosts of ``hosts`` that are in the play only maybe, each with why: an inventory source not
     run may put hosts in a group the play names (engine.flow.unrun_hosts)."""
+    more_hosts: str | None = None
+    """Why the play may also run on hosts no source read names (an inventory script not run may add
+    hosts of its own: engine.flow.unrun_hosts.more_hosts), or None."""
 
     left_out: dict[int, str] = field(default_factory=dict)
     """Tasks (by id) a run option other than the tags leaves out of ``tasks``, and why
@@ -214,7 +230,8 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
         ordered, order_known = play_order(play, hosts)
         plays.append(PlayPlan(play, ordered, selected_run_tasks(play, selection) if select_tasks else [],
                               dynamic=dynamic, order_known=order_known, hosts_all=[host.name for host in hosts],
-                              pattern_warnings=pattern_warnings, maybe=maybe))
+                              pattern_warnings=pattern_warnings, maybe=maybe,
+                              more_hosts=more_hosts(inventory.data, play.hosts, inventory.unrun, options.limit)))
         dynamic = dynamic or _changes_inventory(play)
     return Plan(options, book, inventory, plays, warnings=warnings,
                 host_pattern_mismatch=config.inventory.host_pattern_mismatch)

@@ -86,16 +86,21 @@ def maybe_in_play(play_plan: Any, planned: Any, failed: dict[str, tuple[str, boo
     return planned
 
 
-def more_hosts(data: InventoryData, pattern: Any, sources: list[UnrunSource]) -> str | None:
-    """Why a play on ``pattern`` may run on hosts only a source not run knows (a script, a plugin:
-    it may add hosts of its own, in any group, ``all`` and ``ungrouped`` too), which no host list
-    read names; None where none may: no such source, or a pattern naming only hosts read."""
-    from engine.inventory.patterns import split_host_pattern
+def more_hosts(data: InventoryData, pattern: Any, sources: list[UnrunSource], limit: Any = None) -> str | None:
+    """Why a play on ``pattern`` (under ``limit``) may run on hosts only a source not run knows (a
+    script, a plugin: it may add hosts of its own, in any group, ``all`` and ``ungrouped`` too), which
+    no host list read names; None where none may: no such source, or a pattern (or limit) naming
+    only hosts read."""
+    from engine.inventory.patterns import HostPatternError, read_limit, split_host_pattern
 
     adding = next((unrun for unrun in sources if unrun.any_name and unrun.hosts is None), None)
     if adding is None or not pattern:
         return None
-    terms = [str(term) for term in split_host_pattern(pattern)]
-    if all(term.startswith(("!", "&")) or data.get_host(term) is not None for term in terms):
-        return None
+    try:
+        limits = [str(term) for term in read_limit(limit)] if limit else []
+    except HostPatternError:
+        limits = []
+    for terms in ([str(term) for term in split_host_pattern(pattern)], limits):
+        if terms and all(term.startswith(("!", "&")) or data.get_host(term) is not None for term in terms):
+            return None
     return f"the play's hosts: {adding.reason} may add hosts of its own"

@@ -187,7 +187,7 @@ class TaskActions:
             facts = {k: untrusted(v) for k, v in args.items() if k != "_raw_params"}  # rendered, not templates
             if not facts:  # every value omitted (``x | default(omit)``): the action has nothing to set
                 return failed_result("No key/value pairs provided, at least one is required for this action to succeed")
-            invalid = invalid_fact_name(task, facts)
+            invalid = invalid_fact_name(task, facts, templar)
             if invalid is not None:
                 return invalid
             origins = set_fact_origins({k: v for k, v in task.args.items() if k in facts}, task.data,
@@ -370,9 +370,10 @@ def _assert_conditions(that: Any, templar: Templar) -> Any:
     return that
 
 
-def invalid_fact_name(task: Task, names: Mapping[str, Any]) -> dict[str, Any] | None:
+def invalid_fact_name(task: Task, names: Mapping[str, Any], templar: Templar | None = None) -> dict[str, Any] | None:
     """The failure of a set_fact whose name is no variable name (``validate_variable_name``):
-    the error at the name as written, with ansible's help text; None when every name is valid."""
+    the error at the name as written (a templated name's template, whose origin ansible's result
+    keeps), with ansible's help text; None when every name is valid."""
     from engine.loading.frames import VARIABLE_NAME_HELP, invalid_variable_name
     from engine.run.error_block import ERROR_KEY, Event
 
@@ -381,9 +382,26 @@ def invalid_fact_name(task: Task, names: Mapping[str, Any]) -> dict[str, Any] | 
         if message is None:
             continue
         written = task.data.get(task.action) if isinstance(task.data, Mapping) else None
-        span = (getattr(written, "key_spans", None) or {}).get(name)
+        span = _written_key(getattr(written, "key_spans", None) or {}, name, templar)
         return {"failed": True, "changed": False, "msg": f"Task failed: {message}",
                 ERROR_KEY: [Event(message, span, help=VARIABLE_NAME_HELP)]}
+    return None
+
+
+def _written_key(spans: Mapping[Any, Any], name: Any, templar: Templar | None) -> Any:
+    """Where the argument name that gave ``name`` is written: the name itself, else the template
+    that renders to it."""
+    if name in spans:
+        return spans[name]
+    from engine.templating.jinja_environment import is_template
+
+    for key, span in spans.items():
+        if templar is not None and isinstance(key, str) and is_template(key):
+            try:
+                if templar.template(key) == name:
+                    return span
+            except Exception:  # noqa: BLE001 - a key that fails now is not the one that gave the name
+                continue
     return None
 
 

@@ -36,7 +36,14 @@ from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_
 from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
 from engine.run.inventory_changes import apply_inventory_changes
-from engine.run.local import connection_vars, delegated_address, ssh_refusal, unreachable_result
+from engine.run.local import (
+    connection_vars,
+    delegated_address,
+    remote_user,
+    ssh_refusal,
+    unreachable_result,
+    written_user,
+)
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
@@ -496,13 +503,15 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
     def _templar(self, task: Task, host: Host) -> Templar:
         """The templar of ``task`` on ``host``: its variables, the run's lookups."""
         params = self.includes.params.get(id(task))
+        lookups = task_context(task.role.path if task.role is not None else None,
+                               absolute(task.span.file) if task.span is not None else None,
+                               self.context.play.basedir, task.action,
+                               lambda text, why=None: self._shown(lambda: self.callback.warning(text, task, why)),
+                               getattr(self.plan.playbook.plugins, "collections", None))
         variables = self.variables.task_vars(self.context, host, task, params)
-        return Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
-                                                       absolute(task.span.file) if task.span is not None else None,
-                                                       self.context.play.basedir, task.action,
-                                                       lambda text, why=None: self._shown(
-                                                           lambda: self.callback.warning(text, task, why)),
-                                                       getattr(self.plan.playbook.plugins, "collections", None)),
+        # the task executor sets it in the task's variables, over any of that name, before the loop
+        variables["ansible_search_path"] = lookups.search_path_variable()
+        return Templar(variables, lookups=lookups,
                        origin_of=lambda name, follow: self.variables.origin(self.context, host, task, name,
                                                                             params, follow),
                        deprecate=lambda message, conditional: self._shown(lambda: self.callback.deprecated(
@@ -546,7 +555,10 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
             delegated = self._delegated_host_vars(task, run, target)
             templar = templar.child({"ansible_delegated_vars": {target: delegated}})
             address = delegated_address(target, delegated, templar)
-        connection = None if unreachable else connection_vars(address, templar.raw, delegated=bool(target))
+        connection = None if unreachable else connection_vars(
+            address, templar.raw, delegated=bool(target),
+            user=remote_user(delegated if target else templar.raw, written_user(task, templar),
+                             self.options.default_user()))
         # the strategy stores a result's facts (set_fact, include_vars, a module's) only when it did not fail
         self.kept = {name: self.variables.state(name).copy() for name in {
             *task_hosts(host.name, once, self.batch_order, self.unreachable_hosts), *([target] if target else [])}}

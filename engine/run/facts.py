@@ -9,7 +9,6 @@ mounts, lvm, caps. Keys are returned without the ``ansible_`` prefix; setup adds
 
 from __future__ import annotations
 
-import configparser
 import datetime
 import getpass
 import json
@@ -19,7 +18,6 @@ import pwd
 import re
 import shutil
 import socket
-import stat
 import subprocess
 import sys
 import time
@@ -185,39 +183,6 @@ def date_time_facts() -> dict[str, Any]:
     }}
 
 
-def local_facts(fact_path: str) -> dict[str, Any]:
-    """``ansible_local``: each ``*.fact`` file in ``fact_path``, JSON or INI, run when executable
-    (as ansible's local collector does); an unreadable one becomes an error string like ansible's."""
-    local: dict[str, Any] = {}
-    if not os.path.isdir(fact_path):
-        return {"local": local}
-    for name in sorted(os.listdir(fact_path)):
-        path = os.path.join(fact_path, name)
-        if not name.endswith(".fact") or not os.path.isfile(path):
-            continue
-        key = name[: -len(".fact")]
-        if os.stat(path).st_mode & stat.S_IXUSR:
-            try:
-                text = subprocess.run([path], capture_output=True, text=True, timeout=30, check=False).stdout
-            except (OSError, subprocess.SubprocessError) as exc:
-                local[key] = f"error loading facts as JSON or ini - please check content: {path} ({exc})"
-                continue
-        else:
-            text = _read(path) or ""
-        try:
-            local[key] = json.loads(text)
-            continue
-        except ValueError:
-            pass
-        parser = configparser.ConfigParser()
-        try:
-            parser.read_string(text)
-            local[key] = {section: dict(parser.items(section)) for section in parser.sections()}
-        except configparser.Error:
-            local[key] = f"error loading facts as JSON or ini - please check content: {path}"
-    return {"local": local}
-
-
 def hardware_facts() -> dict[str, Any]:
     """Processor counts from /proc/cpuinfo (ansible's Linux algorithm, without its Xen and s390x
     branches), the *_mb and memory_mb memory facts from /proc/meminfo, then the DMI facts and
@@ -331,9 +296,10 @@ def subset_names(gather_subset: list[str]) -> set[str]:
     return added - (excluded - explicit)
 
 
-def gather(gather_subset: list[str], fact_path: str, interpreter: str | None = None) -> dict[str, Any]:
+def gather(gather_subset: list[str], fact_path: str, interpreter: str | None = None,
+           warnings: list[str] | None = None) -> dict[str, Any]:
     """The facts of ``gather_subset``, unprefixed, collector by collector (``interpreter``: the
-    host's python, see :func:`python_facts`)."""
+    host's python, see :func:`python_facts`); the module's warnings are appended to ``warnings``."""
     from engine.run import facts_machine, facts_system
 
     names = subset_names(gather_subset)
@@ -352,7 +318,9 @@ def gather(gather_subset: list[str], fact_path: str, interpreter: str | None = N
 
         facts |= network_facts()
     if "local" in names:
-        facts |= local_facts(fact_path)
+        from engine.run.facts_local import local_facts
+
+        facts |= local_facts(fact_path, warnings if warnings is not None else [])
     if names & {"pkg_mgr", "service_mgr"}:  # after the platform and distribution facts they read
         from engine.run.facts_managers import pkg_mgr_facts, service_mgr_facts
 

@@ -64,6 +64,12 @@ class LookupContext:
     """The run's CollectionFinder: a lookup of a collection installed nowhere warns as ansible's
     plugin loader does before it fails (engine.run.collection_lookups)."""
 
+    def search_path_variable(self) -> list[str]:
+        """``ansible_search_path`` as a task sees it (engine.templating.file_search.search_path_variable)."""
+        from engine.templating.file_search import search_path_variable
+
+        return search_path_variable(self.search_paths, self.basedir)
+
     def exists(self, path: str) -> bool:
         return os.path.exists(path)
 

@@ -167,3 +167,16 @@ def _warn(executor: Strategy, task: Task, name: str) -> None:
         executor.callback.warning(RUN_ONCE_WARNING)
     if task.action not in kw.META and executor._any_errors_fatal(task):
         executor.callback.warning(ANY_ERRORS_FATAL_WARNING)
+
+
+def order_notes(plays: list[Any]) -> list[str]:
+    """What a plan of what will run says of each free play of several hosts (``plays``: the plan's
+    PlayPlans): ansible-playbook prints a host's result when the strategy reads it from its
+    worker, so the order between hosts follows the workers' timing and varies from run to run;
+    the engine's is its rounds. Nothing else differs: each host's results, the recap and the
+    files are ansible's, so the run is not handed over for it."""
+    return [f"play {plan.play.name or plan.play.hosts!r} (strategy: {play_strategy(plan.play)}, "
+            f"{len(plan.hosts)} hosts): the engine prints the hosts' results in turn; ansible-playbook "
+            "prints each when its worker delivers it, an order that varies from run to run (each host's "
+            "results, the recap and the files are the same)"
+            for plan in plays if len(plan.hosts) > 1 and is_free(plan.play)]

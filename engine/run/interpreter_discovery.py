@@ -137,7 +137,8 @@ def broken_interpreters(plan: Any) -> list[tuple[str, Any]]:
     declined: list[tuple[str, Any]] = []
     unset = False  # a local host the inventory gives no interpreter: a role's default reaches it
     for name in dict.fromkeys(host.name for play in plan.plays for host in play.hosts):
-        variables = delegate_host_vars(plan.inventory, name)
+        # the extra vars (-e) are above every host's own, as in ansible's variable precedence
+        variables = {**delegate_host_vars(plan.inventory, name), **plan.options.extra_vars}
         if not is_local(name, variables, None):
             continue
         unset = unset or variables.get("ansible_python_interpreter") is None
@@ -157,7 +158,8 @@ def broken_interpreters(plan: Any) -> list[tuple[str, Any]]:
                 checked[key] = starts(path)
             if not checked[key]:
                 declined.append((f"modules run with {path}, which does not start (the Python of host '{name}')", None))
-    if checked:  # a local host runs modules: the interpreters the playbook and its roles set too
+    # a local host runs modules: the interpreters the playbook and its roles set too, unless -e sets one above them
+    if checked and "ansible_python_interpreter" not in plan.options.extra_vars:
         for value, where, default in written_in_playbook(plan):
             if default and not unset:  # below the inventory's, which every local host has
                 continue

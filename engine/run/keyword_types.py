@@ -126,6 +126,8 @@ def validate_keywords(task: Task, templar: Templar, only: tuple[str, ...] | None
     from engine.run.error_block import Event
 
     ignore_errors: bool | None = None
+    if only is None:
+        _validate_play_context(task, templar)
     typed = TYPED + ROLE_INCLUDE_TYPED if task.action in kw.INCLUDE_ROLE else TYPED
     for name, isa in typed if only is None else [(n, isa) for n, isa in typed if n in only]:
         raw, span = _written(task, name)
@@ -150,6 +152,25 @@ def validate_keywords(task: Task, templar: Templar, only: tuple[str, ...] | None
                                  _ignored(ignore_errors, written_ignore, task)) from exc
         if name == "ignore_errors":
             ignore_errors = converted
+
+
+def _validate_play_context(task: Task, templar: Templar) -> None:
+    """The play context's keywords the engine reads (``remote_user``: engine.run.local.remote_user),
+    templated as ``set_task_and_variable_override`` and ``PlayContext.post_validate`` do before the
+    task's own fields: one that does not template fails the task, "Error processing keyword", unless
+    the task is delegated (ansible then leaves an undefined value to the delegated connection)."""
+    from engine.run.error_block import Event
+
+    raw, span = _written(task, "remote_user")
+    if not is_template(raw) or (isinstance(task.data, Mapping) and task.data.get("delegate_to") is not None):
+        return
+    try:
+        templar.template(raw)
+    except TemplateFailure as exc:
+        origin = value_origin(exc) if undefined_cause(exc) else None
+        message = f"Error processing keyword 'remote_user': {exc}"
+        raise KeywordFailure("remote_user", f"Task failed: {message}", [Event(message, origin or span)],
+                             unvalidated_ignore_errors(task)) from exc
 
 
 def _ignored(validated: bool | None, written: bool | None, task: Task) -> bool:

@@ -21,18 +21,49 @@ def is_local(name: str, host_vars: Mapping[str, Any], connection: Any = None) ->
     return str(host_vars.get("ansible_connection")) in LOCAL_CONNECTIONS
 
 
-def connection_vars(address: str, variables: Mapping[str, Any], delegated: bool = False) -> dict[str, Any]:
+def connection_vars(address: str, variables: Mapping[str, Any], delegated: bool = False,
+                    user: Any = None) -> dict[str, Any]:
     """What ansible's TaskExecutor adds to a task's variables from its play context
     (``PlayContext.update_vars``) for the local connection, each only when no variable of that
     name is set: a task's arguments and conditions see them, its loop terms and ``hostvars`` not.
     ``address`` is the play context's remote address: for a ``delegated`` task the delegated
-    host's (:func:`delegated_address`), else the host's own ``ansible_host`` or ``address``."""
+    host's (:func:`delegated_address`), else the host's own ``ansible_host`` or ``address``;
+    ``user`` its remote user (:func:`remote_user`), added only when there is one."""
     if not delegated:
         address = variables.get("ansible_host", address)
     added = {"ansible_connection": "local", "ansible_module_compression": "ZIP_DEFLATED",
              "ansible_shell_executable": "/bin/sh", "ansible_ssh_host": address, "ansible_host": address,
              "ansible_pipelining": False, "ansible_timeout": 10}
+    if user is not None:
+        added.update(dict.fromkeys(USER_VARIABLES, user))
     return {name: value for name, value in added.items() if name not in variables}
+
+
+def written_user(task: Any, templar: Any) -> Any:
+    """The task's ``remote_user`` keyword (its block's, its play's), templated; None where none is
+    written or it does not template (the engine then adds no user)."""
+    written = getattr(task.effective("remote_user"), "value", None)
+    if written is None:
+        return None
+    try:
+        return templar.template(written)
+    except Exception:  # noqa: BLE001 - any template error: no user is the engine's answer
+        return None
+
+
+USER_VARIABLES = ("ansible_ssh_user", "ansible_user")
+"""``MAGIC_VARIABLE_MAPPING['remote_user']``, in the order the play context reads them."""
+
+
+def remote_user(variables: Mapping[str, Any], written: Any, default: str | None) -> Any:
+    """The play context's remote user (``set_task_and_variable_override``): a user variable of the
+    host's (of the delegated host's, for a delegated task), else the task's ``remote_user`` keyword
+    (``written``, templated, inherited from its block and play), else ``-u`` or ansible.cfg's
+    ``remote_user`` (``default``); None where there is none."""
+    for name in USER_VARIABLES:
+        if name in variables:
+            return variables[name]
+    return written if written is not None else default
 
 
 def delegated_address(name: str, delegated_vars: Mapping[str, Any], templar: Any) -> Any:

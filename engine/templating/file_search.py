@@ -147,3 +147,10 @@ def search_paths(role_path: str | None, task_file: str | None) -> list[str]:
     if task_file:
         paths.append(os.path.dirname(task_file))
     return list(dict.fromkeys(paths))
+
+
+def search_path_variable(paths: list[str], basedir: str) -> list[str]:
+    """``ansible_search_path`` as the task executor sets it in a task's variables (over any of that
+    name): the task's search ``paths``, then the playbook's ``basedir`` if not among them."""
+    basedir = os.path.abspath(basedir)
+    return [*paths, *([] if basedir in paths else [basedir])]

@@ -125,18 +125,23 @@ def lazy_output(value: Any) -> Any:
 
 def tagged_failure(failure: Exception, text: str, render_tagged: Callable[[], Any]) -> Exception:
     """The failure to raise for ``failure`` (of rendering ``text``): when its message names a type
-    a tag could change, the one ``render_tagged`` (the same rendering with tagged variables) raises
-    if its message is ``failure``'s but for the type names; else ``failure`` itself."""
+    a tag could change, or it is the failure of a marker met as an operand (an undefined value, a
+    variable whose own template failed), the one ``render_tagged`` (the same rendering with tagged
+    variables) raises if its message is ``failure``'s but for the type names, or is the error of
+    ansible's lazy list meeting that marker; else ``failure`` itself."""
     undefined = _UNDEFINED.search(str(failure)) is not None
-    if getattr(failure, "tags_named", False) or not (undefined or _TYPE_WORD.search(str(failure))):
+    marker = undefined or _marker_failure(failure)  # an undefined value's own words (undef()'s hint), a failure's
+    if getattr(failure, "tags_named", False) or not (marker or _TYPE_WORD.search(str(failure))):
         return failure
     failure.tags_named = True  # type: ignore[attr-defined]
     token = _LAZY_OUTPUTS.set(True)
     try:
         render_tagged()
     except type(failure) as again:
-        if undefined:  # an undefined value ansible's lazy list meets first (list.__add__ and __mul__'s words)
-            return _undefined_operand(failure, again)
+        if marker and (worded := _marker_operand(again)) is not None:
+            return worded  # ansible's lazy list on the left of + or * fails on the marker itself
+        if undefined:
+            return failure  # a literal list, a string or a number meets the undefined value's own failure
         if str(again) != str(failure) and (_plain_names(str(again)) == _plain_names(str(failure))
                                            or _lazy_list_added(failure, again)):
             again.tags_named = True  # type: ignore[attr-defined]
@@ -149,26 +154,50 @@ def tagged_failure(failure: Exception, text: str, render_tagged: Callable[[], An
 
 
 _UNDEFINED = re.compile(r"^(?:Error rendering template: )?'[^']*' is undefined$|has no attribute '[^']*'$")
-_UNDEFINED_OPERAND = re.compile(r'(?:Error rendering template: )?(?:can only concatenate list \(not "(\w+)"\) to list'
-                                r"|'(\w+)' object cannot be interpreted as an integer)")
+_MARKER_OPERAND = re.compile(r"(?:Error rendering (?:template|expression): )?"
+                             r"""(?:can only concatenate list \(not "(\w+)"\) to list"""
+                             r"|'(\w+)' object cannot be interpreted as an integer)")
+
+MARKER_CLASSES = {"ChainedUndefined": "UndefinedMarker", "CapturedFailure": "CapturedExceptionMarker"}
+"""The class names of the engine's markers (engine.templating.jinja_environment) and ansible's:
+an undefined value, and a variable whose template failed for another reason."""
 
 
-def _undefined_operand(failure: Exception, again: Exception) -> Exception:
-    """``again`` (worded with ansible's undefined value, UndefinedMarker) when ansible's lazy list
-    on the left of ``+`` or ``*`` fails on the undefined value itself (``list.__add__`` raises
-    before the undefined value's own ``__radd__`` is tried), else ``failure``: a literal list, a
-    string or a number meets the undefined value's own failure, as the engine's did."""
-    match = _UNDEFINED_OPERAND.fullmatch(str(again))
-    if match is None or (match.group(1) or match.group(2)) != UNDEFINED_CLASS:
-        return failure
-    worded = type(again)(str(again).replace(UNDEFINED_CLASS, "UndefinedMarker"))
-    worded.__cause__ = again.__cause__
+def _marker_failure(failure: BaseException) -> bool:
+    """Whether ``failure`` is a marker's, met where it is used: an undefined value's (with its own
+    words: ``undef(hint=...)``), or a captured failure's (a variable whose template failed, or a
+    call's error it handed on)."""
+    from jinja2.exceptions import UndefinedError
+
+    from engine.templating.errors import inline_if_undefined
+
+    seen = 0
+    cause: BaseException | None = failure
+    while cause is not None and seen < 4:
+        if getattr(cause, "captured", False) or isinstance(cause, UndefinedError) and not inline_if_undefined(cause):
+            return True
+        cause, seen = cause.__cause__ or cause.__context__, seen + 1
+    return False
+
+
+def _marker_operand(again: Exception) -> Exception | None:
+    """``again`` worded with ansible's marker class when it is the error of ansible's lazy list on
+    the left of ``+`` or ``*`` meeting a marker (``list.__add__`` raises before the marker's own
+    ``__radd__`` is tried): a Python error of the operation alone, chained to nothing, so ansible
+    shows neither the marker's message nor where its variable is written; None otherwise."""
+    match = _MARKER_OPERAND.fullmatch(str(again))
+    if match is None or (match.group(1) or match.group(2)) not in MARKER_CLASSES:
+        return None
+    engine_name = match.group(1) or match.group(2)
+    message = str(again).replace(engine_name, MARKER_CLASSES[engine_name])
+    worded = type(again)(message)
+    cause = again.__cause__
+    if cause is not None:  # the operation's own error, without the marker's failure as its context
+        bare = type(cause)(str(cause).replace(engine_name, MARKER_CLASSES[engine_name]))
+        bare.__suppress_context__ = True
+        worded.__cause__ = bare
     worded.tags_named = True  # type: ignore[attr-defined]
     return worded
-
-
-UNDEFINED_CLASS = "ChainedUndefined"
-"""The class name of the engine's undefined value (engine.templating.jinja_environment)."""
 
 
 def _lazy_list_added(failure: Exception, again: Exception) -> bool:

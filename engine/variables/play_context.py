@@ -105,26 +105,48 @@ def namespace_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def connection_layer(host: Host, task: Task | None,
-                     delegate_names: Callable[[str | None], frozenset[str] | None] | None = None) -> list[Layer]:
+                     delegate_names: Callable[[str | None], frozenset[str] | None] | None = None,
+                     default_user: str | None = None) -> list[Layer]:
     """What a task's templates see of its connection where nothing defines it: the task executor
     adds the play context's address (``PlayContext.update_vars``: ``remote_addr``, ``ansible_host``
-    or else the host's name) under ``ansible_host`` and ``ansible_ssh_host``, below every level;
+    or else the host's name) under ``ansible_host`` and ``ansible_ssh_host``, and its user
+    (:func:`_user_values`) under ``ansible_user`` and ``ansible_ssh_user``, below every level;
     ``hostvars`` has none of it. A delegated task's is the delegate's (:func:`delegated_layer`);
     ``delegate_names``: the names the inventory levels of an inventory host define (None: no
-    inventory host of that name; asked of None, those any inventory host defines)."""
+    inventory host of that name; asked of None, those any inventory host defines);
+    ``default_user``: ``-u``, else ansible.cfg's ``remote_user``."""
     from engine.variables.layer import Layer
 
     data = task.data if task is not None and isinstance(task.data, Mapping) else None
     if data is None or task is None:
         return []
+    names = delegate_names or (lambda _name: None)
+    keyword = task.effective("remote_user")
+    user = keyword.value if keyword is not None and not isinstance(keyword, list) else default_user
     if data.get("delegate_to") is not None:
-        layer = delegated_layer(data["delegate_to"], delegate_names or (lambda _name: None))
-        return [Layer(layer.level, layer.label, {"ansible_connection": _connection_unknown(), **layer.values})]
+        layer = delegated_layer(data["delegate_to"], names)
+        users = {} if "ansible_user" in layer.values or user is None else dict.fromkeys(USER_NAMES, user)
+        return [Layer(layer.level, layer.label, {"ansible_connection": _connection_unknown(), **users, **layer.values})]
     keyword = task.effective("connection")
     connection = keyword.value if keyword is not None and not isinstance(keyword, list) else _connection_unknown()
     return [Layer("play context", "the task's connection (the host's name as its address)",
                   {"ansible_host": host.name, "ansible_ssh_host": "{{ ansible_host }}",
-                   "ansible_connection": connection})]
+                   "ansible_connection": connection, **_user_values(names(host.name) or frozenset(), user)})]
+
+
+USER_NAMES = ("ansible_ssh_user", "ansible_user")
+"""``MAGIC_VARIABLE_MAPPING['remote_user']``, in the order the play context reads them."""
+
+
+def _user_values(defined: frozenset[str], user: Any) -> dict[str, Any]:
+    """The play context's user under both names (``set_task_and_variable_override``, then
+    ``update_vars``): the host's ``ansible_ssh_user``, else its ``ansible_user``, else the task's
+    ``remote_user`` keyword (its block's, its play's), else ``-u`` or ansible.cfg's; a name the host
+    defines keeps its own value. None of them: no user, both undefined."""
+    own = next((name for name in USER_NAMES if name in defined), None)
+    if own is not None:
+        return {name: "{{ " + own + " }}" for name in USER_NAMES if name != own}
+    return dict.fromkeys(USER_NAMES, user) if user is not None else {}
 
 
 _connection: list[Any] = []

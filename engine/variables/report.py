@@ -371,14 +371,24 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     magic = {**own, **lists_in_run_order(play_plan, task, own, host.name, scope.manager.inventory.data),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence, host)}
     magic.update(_less_removed(plan, play_plan, task, host, magic))
+    if task is not None:  # the task executor's, over any variable of that name
+        magic["ansible_search_path"] = _search_path(task, play_plan.play.basedir)
     playbook_dir = _playbook_dir(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
-                     [*connection_layer(host, task, partial(_inventory_names, scope.manager, playbook_dir)),
+                     [*connection_layer(host, task, partial(_inventory_names, scope.manager, playbook_dir),
+                                       plan.options.default_user()),
                       *scope.below,
                       *kept_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
     layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
+
+
+def _search_path(task: Task, basedir: str) -> list[str]:
+    from engine.templating.file_search import search_path_variable, search_paths
+
+    task_file = os.path.abspath(task.span.file) if task.span is not None else None
+    return search_path_variable(search_paths(task.role.path if task.role is not None else None, task_file), basedir)
 
 
 def _inventory_names(manager: Any, playbook_dir: str, name: str | None) -> frozenset[str] | None:
@@ -387,8 +397,14 @@ def _inventory_names(manager: Any, playbook_dir: str, name: str | None) -> froze
     hosts = manager.inventory.data.hosts
     if name is not None:
         found = hosts.get(name)
-        return None if found is None else \
-            frozenset(key for layer in kept_inventory_layers(manager, found, playbook_dir) for key in layer.values)
+        if found is None:
+            return None
+        # asked at every task of every host (its play context's user): once per host and directory
+        own: dict[tuple[str, str], frozenset[str]] = manager.inventory.derived.setdefault("names a host defines", {})
+        if (playbook_dir, name) not in own:
+            own[(playbook_dir, name)] = frozenset(
+                key for layer in kept_inventory_layers(manager, found, playbook_dir) for key in layer.values)
+        return own[(playbook_dir, name)]
     kept: dict[str, frozenset[str]] = manager.inventory.derived.setdefault("names any host defines", {})
     if playbook_dir not in kept:
         kept[playbook_dir] = frozenset().union(*(_inventory_names(manager, playbook_dir, each) or () for each in hosts))

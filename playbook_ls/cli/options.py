@@ -89,3 +89,10 @@ def add_option(parser: argparse.ArgumentParser, option: Option, launch_fields: b
 
 __all__ = ["RUN_INVENTORY_CODE_HINT", "HelpFormatter", "VersionAction", "add_option", "add_run_inventory_code",
            "add_selection_options", "add_vault_options"]
+
+
+def add_user_option(parser: argparse.ArgumentParser) -> None:
+    """``-u``: the play context's user, as ansible-playbook takes it (engine.flow.plan.RunOptions)."""
+    parser.add_argument("-u", "--user", dest="remote_user", metavar="REMOTE_USER",
+                        help="as ansible-playbook's -u: the connection's user, ansible_user where nothing sets "
+                             "it (default: ansible.cfg's remote_user)")

@@ -14,6 +14,7 @@ from playbook_ls.cli.options import (
     HelpFormatter,
     add_run_inventory_code,
     add_selection_options,
+    add_user_option,
     add_vault_options,
 )
 
@@ -48,6 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-C", "--check", action="store_true", help="as in check mode (ansible_check_mode)")
     parser.add_argument("-D", "--diff", action="store_true", help="as with --diff (ansible_diff_mode)")
     add_run_inventory_code(parser)
+    add_user_option(parser)
     parser.add_argument("--facts", metavar="DIR",
                         help="facts per host, as `ansible -m setup --tree DIR` writes them (added to those of "
                              "ansible.cfg's jsonfile fact cache, which is read too)")
@@ -182,9 +184,10 @@ def as_json(plays: list[Any]) -> dict[str, Any]:
 
 
 def _order(play: Any) -> dict[str, str]:
-    """``order``: why the play's hosts come in an order only the run knows, where they do."""
-    why = getattr(play, "order", None)
-    return {"order": why} if why else {}
+    """``order``: why the play's hosts come in an order only the run knows, where they do;
+    ``more_hosts``: why the play may run on hosts no source read names, where it may."""
+    why, more = getattr(play, "order", None), getattr(play, "more_hosts", None)
+    return {**({"order": why} if why else {}), **({"more_hosts": more} if more else {})}
 
 
 def json_text(plays: list[Any]) -> str:
@@ -222,7 +225,9 @@ def as_text(plays: list[Any]) -> str:
     lines: list[str] = []
     for play in plays:
         lines.append(f"PLAY [{play.name}]  hosts: {', '.join(play.hosts) or 'none'}"
-                     + (f" (in an order only the run knows: {play.order})" if getattr(play, "order", None) else ""))
+                     + (f" (in an order only the run knows: {play.order})" if getattr(play, "order", None) else "")
+                     + (f" + more: {play.more_hosts.removeprefix(MORE_PREFIX)}" if getattr(play, "more_hosts", None)
+                        else ""))
         for task in play.tasks:
             where = f"  {_relative(task.path)}:{task.line}" if task.path else ""
             kind = "HANDLER" if task.handler else "TASK"
@@ -232,6 +237,9 @@ def as_text(plays: list[Any]) -> str:
                 lines.append(f"{text}: {reason}" if reason else text)
         lines.append("")
     return "\n".join(lines)
+
+
+MORE_PREFIX = "the play's hosts: "
 
 
 def _relative(path: str | None) -> str | None:

@@ -17,6 +17,7 @@ from playbook_ls.cli.options import (
     HelpFormatter,
     add_run_inventory_code,
     add_selection_options,
+    add_user_option,
     add_vault_options,
 )
 
@@ -61,6 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="run notified handlers on a host even when it failed")
     parser.add_argument("-f", "--forks", type=int, default=None, metavar="N",
                         help="as ansible-playbook's (ansible_forks; default: ansible.cfg's forks, else 5)")
+    add_user_option(parser)
     parser.add_argument("--start-at-task", metavar="NAME",
                         help="start the playbook at the first task of this name (or fnmatch pattern), as "
                              "ansible-playbook does")
@@ -135,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
     options = RunOptions.from_launch(launch, playbook, os.getcwd())
     options.force_handlers = args.force_handlers
     options.start_at_task = args.start_at_task
+    options.remote_user = args.remote_user
     if args.engine == "ansible" and not args.dry:
         return _hand_to_ansible(options)
     from engine.run.modules import get_module
@@ -173,6 +176,9 @@ def run(args: argparse.Namespace) -> int:
             from engine.run.start_at import plan_start
 
             not_run = [*not_run, *plan_start(plan, args.start_at_task)]
+        from engine.run.free import order_notes
+
+        not_run = [*not_run, *order_notes(plan.plays)]
         for note in not_run:
             print(f"playbook-ls: note: {note}", file=sys.stderr)
         plan.facts = known_facts()

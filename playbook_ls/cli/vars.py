@@ -10,7 +10,13 @@ import os
 import sys
 from typing import Any
 
-from playbook_ls.cli.options import HelpFormatter, add_run_inventory_code, add_selection_options, add_vault_options
+from playbook_ls.cli.options import (
+    HelpFormatter,
+    add_run_inventory_code,
+    add_selection_options,
+    add_user_option,
+    add_vault_options,
+)
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -42,6 +48,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-f", "--forks", type=int, default=None,
                         help="as with --forks (ansible_forks; default: ansible.cfg's forks, else 5)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="as with -v (ansible_verbosity)")
+    add_user_option(parser)
     add_run_inventory_code(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run)
@@ -73,7 +80,8 @@ def launch_options(args: argparse.Namespace, cache: Any) -> tuple[Any, str | Non
     return RunOptions(playbook=args.playbook, inventory=args.inventory or [], extra_vars=dict(extra_vars or {}),
                       tags=tags, skip_tags=skip_tags,
                       limit=args.limit, check=args.check, diff=args.diff, forks=args.forks,
-                      verbosity=args.verbose), None
+                      verbosity=args.verbose, remote_user=getattr(args, "remote_user", None)), None
+
 
 
 def run(args: argparse.Namespace) -> int:

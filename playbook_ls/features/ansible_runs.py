@@ -62,6 +62,8 @@ def ansible_command(options: Any, executable: str) -> list[str]:
         command.append("-" + "v" * options.verbosity)
     if getattr(options, "force_handlers", False):
         command.append("--force-handlers")
+    if getattr(options, "remote_user", None):
+        command += ["--user", options.remote_user]
     if getattr(options, "start_at_task", None):
         command += ["--start-at-task", options.start_at_task]
     return command + command_line_arguments()  # the secrets the command line gives ansible-playbook

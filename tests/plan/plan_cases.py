@@ -50,8 +50,14 @@ Planned = list[tuple[str, str, str, str, bool, bool]]
 scenario; OUTCOME ``unreported`` for a skip ansible says nothing of (no callback, so no recorded
 status); REPEATS: a looping include loads the task (or the flush point of a handler), which then runs
 once per item where the plan lists it once (its first run is compared).
+HOST ``*`` (:data:`ANY_OTHER`): the play may run on hosts no source read names (an inventory
+script not run), each a ``depends`` of REASON for every host ansible ran the task on that the plan
+does not name.
 SHARED: the outcome also rests on the other hosts succeeding (``run_once`` picks the first host
 still running; ``any_errors_fatal`` and ``max_fail_percentage`` stop every host)."""
+
+
+ANY_OTHER = "*"
 
 
 def plan_outcomes(directory: Path, args: list[str], inventory: str | list[str] = "inventory.ini") -> Planned:
@@ -72,6 +78,7 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str | list[str] =
     assert problem is None, problem
     plan = make_plan(options, dynamic_inventory=False)
     plan.facts = known_facts()
+    planned = plan_hosts(plan)
     # ansible reports a meta task only when its condition skips it, an include whose file does
     # not load twice: ok (included), then failed
     # a task whose outcome the plan states item by item of the looping include around it: one
@@ -80,9 +87,11 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str | list[str] =
              _shared(play_plan.play, task.task),
              outcome.items is None and (task.repeats or bool(include_loop_names(play_plan.play, task.task))
                                         and not _one_item_copy(play_plan.play, task.task)))
-            for play_plan, play in zip(plan.plays, plan_hosts(plan), strict=True) for task in play.tasks
+            for play_plan, play in zip(plan.plays, planned, strict=True) for task in play.tasks
             for host, outcome in task.hosts.items() for each in outcome.items or (outcome,)
-            for reported in _reports(task.task, each)]
+            for reported in _reports(task.task, each)] + \
+        [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", ANY_OTHER, "depends", play.more_hosts,
+          False, False) for play in planned if play.more_hosts for task in play.tasks]
 
 
 def _one_item_copy(play: Any, task: Any) -> bool:
@@ -171,7 +180,10 @@ def _compare(recorded: dict[str, Any], ours: Planned, failing_anywhere: set[str]
     failed_unforeseen: set[str] = set()
     excused: set[tuple[str, str]] = set()
     repeating = {(where, host) for where, host, *_, repeats in ours if repeats}
+    open_to = {where: reason for where, host, _outcome, reason, *_ in ours if host == ANY_OTHER}
     for where, host, outcome, reason, shared, _repeats in ours:
+        if host == ANY_OTHER:
+            continue
         statuses = recorded.get(where, {}).get(host, [])
         if (where, host) in repeating and (where, host) in seen:
             result.excluded += 1  # which of ansible's runs per item it stands for is not known
@@ -200,6 +212,14 @@ def _compare(recorded: dict[str, Any], ours: Planned, failing_anywhere: set[str]
         if status == "failed" and outcome != "fails" or \
                 (where, host) in repeating and outcome != "fails" and "failed" in statuses[index + 1:]:
             failed_unforeseen.add(host)  # also at a later item: what follows is not the plan's claim either
+    # a host no source read names: its runs depend on the source not run
+    for where, hosts in recorded.items():
+        for host, statuses in hosts.items():
+            if where in open_to and (where, host) not in seen and host not in failed_unforeseen:
+                result.compared += len(statuses)
+                kind = depends_kind(open_to[where])
+                result.depends[kind] = result.depends.get(kind, 0) + len(statuses)
+                seen[(where, host)] = len(statuses) - 1
     # a run ansible reported that no reported outcome of the plan stands for
     result.wrong += [f"{where} on {host}: ansible reported {statuses}, the plan {seen.get((where, host), -1) + 1} "
                      "reported run(s)" for where, hosts in recorded.items() for host, statuses in hosts.items()

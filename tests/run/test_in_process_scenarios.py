@@ -28,13 +28,7 @@ DIRECTORY = Path(__file__).resolve().parent / "scenarios_in_process"
 SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
-KNOWN_DIFFERENT: dict[str, str] = {
-    f"heldout27_strategy_free_host_fails_midway_others_finish_next_play_remaining-{mode}":
-        "the free strategy's text: ansible shows a host's result when its worker sends it, so a host "
-        "slower on an earlier task shows its skipped task after another host's next one (the banner "
-        "again); the engine shows the hosts in turn (same statuses, recap and files)"
-    for mode in ("run", "check", "check_diff")
-}
+KNOWN_DIFFERENT: dict[str, str] = {}
 
 
 def _params() -> list[object]:

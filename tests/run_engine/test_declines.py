@@ -405,6 +405,29 @@ def test_a_host_whose_python_does_not_start_is_declined(tmp_path: Path, monkeypa
                 if "does not start" in p]
 
 
+def test_an_extra_vars_python_is_the_one_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``-e ansible_python_interpreter=...`` is above the inventory's and the playbook's values (extra
+    vars come first in ansible's precedence): the Python checked is that one, so a broken
+    inventory or play value it overrides declines nothing, and a broken one it gives does."""
+    monkeypatch.delenv("ANSIBLE_PYTHON_INTERPRETER", raising=False)
+    broken = tmp_path / "bin" / "brokenpy"
+    broken.parent.mkdir()
+    broken.write_text("#!/bin/sh\nexit 127\n")
+    broken.chmod(0o755)
+    (tmp_path / "bin" / "brokenpy2").symlink_to(broken)
+    write(tmp_path, {"hosts.ini": f"local ansible_connection=local ansible_python_interpreter={broken}\n",
+                     "roles/db/vars/main.yml": f"ansible_python_interpreter: {broken}2\n",
+                     "roles/db/tasks/main.yml": "- command: echo hi\n"})
+    tasks = "    - command: echo hi\n    - include_role: {name: db}\n"
+    inventory = str(tmp_path / "hosts.ini")
+    assert len([p for p in _declined(tmp_path, tasks, inventory=inventory) if "does not start" in p]) == 2
+    fine = {"ansible_python_interpreter": sys.executable}
+    assert [p for p in _declined(tmp_path, tasks, inventory=inventory, extra_vars=fine) if "does not start" in p] == []
+    bad = {"ansible_python_interpreter": str(broken)}
+    assert len([p for p in _declined(tmp_path, "    - command: echo hi\n", inventory="localhost,", extra_vars=bad)
+                if "does not start" in p]) == 1
+
+
 def test_a_python_the_playbook_or_a_role_sets_that_does_not_start_is_declined(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``ansible_python_interpreter`` written in a role's defaults (or play, block or task vars, a

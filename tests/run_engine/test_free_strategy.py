@@ -9,6 +9,7 @@ import pytest
 from helpers import run_playbook, write
 
 from engine.flow.plan import RunOptions
+from engine.run.free import order_notes
 from engine.run.preflight import make_run_plan, unknown_module_problems
 
 HOSTS = "h1\nh2\n[all:vars]\nansible_connection=local\n"
@@ -92,3 +93,17 @@ def test_default_strategy_from_the_environment(tmp_path: Path, monkeypatch: pyte
                          has_module=lambda action: True)
     assert plan.unsupported == []
 
+
+
+def test_a_plan_says_the_order_between_hosts_of_a_free_play_is_the_engines(tmp_path: Path) -> None:
+    """ansible prints a free play's results as its workers deliver them (an order that varies from
+    run to run): the plan says so for a free play of several hosts, and the run is not declined."""
+    (tmp_path / "hosts").write_text(HOSTS)
+    write(tmp_path, {"site.yml": "- {name: one, hosts: h1, strategy: free, tasks: []}\n"
+                                 "- {name: both, hosts: all, strategy: free, tasks: []}\n"
+                                 "- {name: linear, hosts: all, tasks: []}\n"})
+    plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "hosts")]),
+                         has_module=lambda action: True)
+    (note,) = order_notes(plan.plays)
+    assert note.startswith("play 'both' (strategy: free, 2 hosts): the engine prints the hosts' results in turn")
+    assert unknown_module_problems(plan) == []

@@ -105,16 +105,17 @@ def validate(
     them itself when it runs (copy's and template's ``boolean(value, strict=False)``: a word that is
     not true is false; the values of other types as given, no choices checked)."""
     names = {alias: name for name, arg in spec.items() for alias in (name, *arg.aliases)}
+    # ArgumentSpecValidator.validate collects its errors in this order and AnsibleModule reports
+    # the first: mutually exclusive, required, each option's type, then its choices, and the
+    # unsupported parameters last
     refused = unsupported_parameters(module, args, spec)
-    if refused:
+    if refused and not strict:
         raise ModuleError(refused)
     for group in mutually_exclusive if strict else ():
         given = [name for name in group if args.get(name) is not None]
         if len(given) > 1:
             raise ModuleError(f"parameters are mutually exclusive: {'|'.join(group)}")
-    params: dict[str, Any] = {}
-    for key, value in args.items():
-        params[names[key]] = value
+    params: dict[str, Any] = {names[key]: value for key, value in args.items() if key in names}
     missing = sorted(name for name, arg in spec.items() if arg.required and params.get(name) is None)
     if missing and strict:
         raise ModuleError(f"missing required arguments: {', '.join(missing)}")
@@ -122,14 +123,16 @@ def validate(
         value = params.get(name)
         if value is None:
             params[name] = arg.default
-            continue
-        if not strict:
+        elif not strict:
             params[name] = boolean(value) if arg.type == "bool" else _lenient(name, value, arg.type)
-            continue
-        value = _convert(name, value, arg.type)
-        if arg.choices is not None and value not in arg.choices:
+        else:
+            params[name] = _convert(name, value, arg.type)
+    for name, arg in spec.items() if strict else ():
+        value = params[name]
+        if value is not None and arg.choices is not None and value not in arg.choices:
             raise ModuleError(f"value of {name} must be one of: {', '.join(str(c) for c in arg.choices)}, got: {value}")
-        params[name] = value
+    if refused:
+        raise ModuleError(refused)
     if spec.get("attributes") is FILE_COMMON_ARGS["attributes"] and params["attributes"]:
         # one a template gave (a value written as it is is declined before the run: engine.run.declines)
         raise ModuleError(f"playbook-ls's engine does not implement {module}'s file attributes "

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.run import facts
+from engine.run.facts_local import FactScriptFailure
 from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules._args import Arg, validate
 
@@ -54,14 +55,18 @@ def host_interpreter(task_vars: Any) -> str | None:
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("setup", args, SPEC)
     subset = params["gather_subset"] or ["all"]
+    warnings: list[str] = []
     try:
-        gathered = facts.gather(subset, params["fact_path"], host_interpreter(ctx.task_vars))
+        gathered = facts.gather(subset, params["fact_path"], host_interpreter(ctx.task_vars), warnings)
     except ValueError as exc:
         raise ModuleError(str(exc)) from None
+    except FactScriptFailure as exc:  # a fact program that does not start fails the module
+        return exc.result
     # PrefixFactNamespace.transform: a dash becomes an underscore (an interface's "br-lan")
     found = {f"ansible_{key.replace('-', '_')}": value for key, value in gathered.items()}
     found |= {"gather_subset": subset, "module_setup": True}  # ansible's metadata collector, unprefixed
-    return {"changed": False, "ansible_facts": {k: v for k, v in found.items() if _keep(k, params["filter"])}}
+    result = {"changed": False, "ansible_facts": {k: v for k, v in found.items() if _keep(k, params["filter"])}}
+    return result | ({"warnings": warnings} if warnings else {})
 
 
 def gather_facts(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
