@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import failure_spread, section_tasks
@@ -369,7 +370,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
         if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task) or \
-                any(o.reason in ROLE_REASONS for o in planned.hosts.values()):
+                not ROLE_REASONS.isdisjoint(map(_REASON, planned.hosts.values())):
             # a handler its when skips was reached (its register keeps the skipped result); a meta
             # action its when skips ended nothing
             reached = not ends_in_batch(planned.task)
@@ -405,6 +406,7 @@ def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches
 
 
 _NONE_OUT: Mapping[str, bool | str] = {}
+_REASON = attrgetter("reason")
 
 
 def _through_includes(outcomes: dict[str, HostOutcome],
@@ -413,18 +415,32 @@ def _through_includes(outcomes: dict[str, HostOutcome],
     on another host too) the run never loads the task, so says nothing of it; where one
     depends, so does the task."""
     found = dict(outcomes)
+    # hosts share outcome objects: each combination of the task's and its includes' is decided once
+    decided: dict[tuple[int, ...], HostOutcome | None] = {}
     for host, outcome in outcomes.items():
         if outcome.unreported:
             continue
         states = [included[host] for included in includers if host in included]
-        skipping = next((o for o in states if o.outcome in (SKIPPED, FAILS)), None)
-        maybe = next((o for o in states if o.outcome == DEPENDS), None)
-        if skipping is not None:
-            reason = outcome.reason if outcome.outcome == SKIPPED else f"its include is skipped: {skipping.reason}"
-            found[host] = HostOutcome(SKIPPED, reason, True)
-        elif maybe is not None and outcome.outcome != SKIPPED:
-            found[host] = HostOutcome(DEPENDS, f"runs only if its include runs on this host: {maybe.reason}")
+        key = (id(outcome), *map(id, states))
+        if key not in decided:
+            decided[key] = _through(outcome, states)
+        changed = decided[key]
+        if changed is not None:
+            found[host] = changed
     return found
+
+
+def _through(outcome: HostOutcome, states: list[HostOutcome]) -> HostOutcome | None:
+    """:func:`_through_includes` of one host: its outcome as its includes' ``states`` decide it, None
+    when they leave it."""
+    skipping = next((o for o in states if o.outcome in (SKIPPED, FAILS)), None)
+    maybe = next((o for o in states if o.outcome == DEPENDS), None)
+    if skipping is not None:
+        reason = outcome.reason if outcome.outcome == SKIPPED else f"its include is skipped: {skipping.reason}"
+        return HostOutcome(SKIPPED, reason, True)
+    if maybe is not None and outcome.outcome != SKIPPED:
+        return HostOutcome(DEPENDS, f"runs only if its include runs on this host: {maybe.reason}")
+    return None
 
 
 def _selected(task: Task, includers: list[Task], selected: frozenset[int], plan: Plan) -> bool:

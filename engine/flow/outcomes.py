@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import compress, repeat
 from operator import is_
 
 RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
@@ -33,3 +33,10 @@ def distinct(outcomes: Mapping[str, HostOutcome]) -> Iterable[HostOutcome]:
     if first is None or all(map(is_, values, repeat(first))):  # most tasks: one object for every host
         return () if first is None else (first,)
     return dict(zip(map(id, values), values, strict=True)).values()
+
+
+def hosts_of(outcomes: Mapping[str, HostOutcome], chosen: Iterable[HostOutcome]) -> list[str]:
+    """The hosts of ``outcomes`` (in their order) whose outcome is one of the objects ``chosen``: one
+    pass that asks no Python code per host (a task of a fleet asks it for each of a few objects)."""
+    idents = {id(outcome) for outcome in chosen}
+    return list(compress(outcomes, map(idents.__contains__, map(id, outcomes.values()))))

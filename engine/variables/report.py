@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
@@ -286,11 +286,22 @@ def host_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, 
     """``host``'s inventory levels (its groups', then its own) as ``inventory``, the one ``task``
     reads, gives them (:func:`~engine.variables.sources.kept_inventory_layers`)."""
     host = inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
-    playbook_dir = os.path.abspath(play_plan.play.basedir)
+    playbook_dir = _playbook_dir(play_plan.play.basedir)
     layers = inventory.derived.get("host layers", {}).get((host.name, playbook_dir))  # kept_inventory_layers'
     if layers is None:
         layers = kept_inventory_layers(_scope(plan, play_plan, task, host=host.name).manager, host, playbook_dir)
     return layers  # type: ignore[no-any-return]
+
+
+def _playbook_dir(basedir: str) -> str:
+    """``playbook_dir`` of a play in ``basedir``: an absolute directory is made so once (asked for
+    each host's levels at each task), a relative one against the working directory of the moment."""
+    return _normalized(basedir) if os.path.isabs(basedir) else os.path.abspath(basedir)
+
+
+@lru_cache(maxsize=256)
+def _normalized(path: str) -> str:
+    return os.path.normpath(path)
 
 
 def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
@@ -311,14 +322,20 @@ def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
         twins = play_plan.__dict__["inventory twins"] = {}
     kept = twins.get(host.name)
     if kept is None or kept[0] is not plan:
-        layers = host_layers(plan, play_plan, host, task, inventory_of(plan, play_plan, task, host.name))
-        groups_key, shared = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
+        inventory = inventory_of(plan, play_plan, task, host.name)
+        # the host's groups and own names, as its levels are kept: once per inventory and directory
+        parts = inventory.derived.setdefault("twin parts", {})
+        key = (host.name, _playbook_dir(play_plan.play.basedir))
+        part = parts.get(key)
+        if part is None:
+            layers = host_layers(plan, play_plan, host, task, inventory)
+            groups_key, shared = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
+            part = parts[key] = () if groups_key is None or shared is None else \
+                (groups_key, frozenset(name for layer in layers[shared:] for name in layer.values) - OWN_ANSWERS)
         token = None
-        if groups_key is not None and shared is not None:
-            own = frozenset(name for layer in layers[shared:] for name in layer.values)
+        if part:
             cached = getattr(plan, "facts", {}).get(host.name)
-            token = (groups_key, own - OWN_ANSWERS, cached.digest if cached is not None else None,
-                     facts_unknown(plan, play_plan, host))
+            token = (*part, cached.digest if cached is not None else None, facts_unknown(plan, play_plan, host))
         kept = twins[host.name] = (plan, token)
     token = kept[1]
     return token if token is not None and token[1].isdisjoint(names) and OWN_ANSWERS.isdisjoint(names) else None
@@ -356,7 +373,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     magic.update(_less_removed(plan, play_plan, task, host, magic))
     if task is not None:  # the task executor's, over any variable of that name
         magic["ansible_search_path"] = _search_path(task, play_plan.play.basedir)
-    playbook_dir = os.path.abspath(play_plan.play.basedir)
+    playbook_dir = _playbook_dir(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
                      [*connection_layer(host, task, partial(_inventory_names, scope.manager, playbook_dir),

@@ -44,17 +44,29 @@ def setters(order: Any, before: int, names: frozenset[str] | None = None) -> lis
     with ``names``, only those that may set one of them (:func:`set_names`) or end the play."""
     kept = getattr(order, "setters", None)
     if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
-        kept = (order.tasks, len(order.tasks),
-                [(at, task) for at, task in enumerate(order.tasks)
-                 if sets_something(task) or ends_host_task(task) or ends_in_batch(task)],
-                {})
+        every = [(at, task) for at, task in enumerate(order.tasks)
+                 if sets_something(task) or ends_host_task(task) or ends_in_batch(task)]
+        # by each name a setter may set, and those that may set any (or end the play): a name's
+        # setters are looked up, not found by asking every setter of the play for each set of names
+        by_name: dict[str, list[tuple[int, Task]]] = {}
+        always = []
+        for at, task in every:
+            found = set_names(task)
+            if ends_host_task(task) or ends_in_batch(task) or found is None:
+                always.append((at, task))
+            else:
+                for name in found:
+                    by_name.setdefault(name, []).append((at, task))
+        kept = (order.tasks, len(order.tasks), every, {}, by_name, always)
         order.setters = kept
     if names is None:
         return _first(kept[2], before)
     by_names = kept[3].get(names)
     if by_names is None:
-        by_names = kept[3][names] = [(at, task) for at, task in kept[2] if ends_host_task(task) or ends_in_batch(task)
-                                     or (found := set_names(task)) is None or not found.isdisjoint(names)]
+        chosen = dict(kept[5])
+        for name in names:
+            chosen.update(kept[4].get(name, ()))
+        by_names = kept[3][names] = sorted(chosen.items(), key=itemgetter(0))
     return _first(by_names, before)
 
 

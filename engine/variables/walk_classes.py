@@ -88,7 +88,9 @@ def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     read = _read(follower, play_plan, task, names)
     if read is None:
         return None
-    return ("walk", read), lambda host: _host_key(follower, play_plan, host, task, names, read)
+    steps = _TaskSteps(follower, play_plan, task, names)  # once for the task's hosts, not per host
+    steps.keep_answers(follower, play_plan)
+    return ("walk", read), lambda host: _host_key(follower, play_plan, host, task, names, read, steps)
 
 
 def _table_key(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
@@ -166,12 +168,8 @@ def _steps(follower: Any, play_plan: PlayPlan, task: Task,
 def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
                      names: frozenset[str] | None) -> list[tuple[PlayPlan, Task]] | None:
     from engine.flow.host_reading import per_host_vars_files
-    from engine.flow.run_settings import runs_once
-    from engine.loading import keywords as kw
     from engine.variables.block_runs import play_blocks
     from engine.variables.host_facts import plays_before
-    from engine.variables.loop_vars import includer_loops
-    from engine.variables.setters import occurrence, setters
 
     plan = follower.plan
     if plan.inventory.data.merge_hashes:
@@ -188,81 +186,193 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
         positions = order.positions.get(id(task)) if earlier is play_plan else None
         if earlier is play_plan and not positions:
             return None
-        before = positions[0] if positions else len(order.tasks)
-        for at, done in setters(order, before, names):
-            data = done.data if isinstance(done.data, Mapping) else {}
-            includers = order.includers.get(id(done), [])
-            # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
-            # (a run_once setter's effects are those of the host of the batch that runs it: in each host's key)
-            if done.handler or data.get("delegate_facts") or occurrence(order, done, at) or \
-                    any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
-                        runs_once(include) for include in includers):
-                return None
-            steps.append((earlier, done))
+        found = _play_steps(order, positions[0], names) if positions else _whole_play_steps(order, earlier, names)
+        if found is None:
+            return None
+        steps += [(earlier, done) for done in found]
     return steps
 
 
+def _whole_play_steps(order: Any, play_plan: PlayPlan, names: frozenset[str] | None) -> list[Task] | None:
+    """:func:`_play_steps` of a whole play before the reader's: once per play and names while no
+    include adds tasks to it (every task after it reading the same names asks it)."""
+    from engine.variables.host_runtime import followed_memo
+
+    memo = followed_memo(play_plan)
+    key = ("shareable play steps", names)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
+        kept = memo[key] = (order.tasks, len(order.tasks), _play_steps(order, len(order.tasks), names))
+    return kept[2]  # type: ignore[no-any-return]
+
+
+def _play_steps(order: Any, before: int, names: frozenset[str] | None) -> list[Task] | None:
+    """The setters among the first ``before`` tasks of a play's ``order`` that may set ``names``; None
+    when one of them makes each host's walk its own."""
+    from engine.flow.run_settings import runs_once
+    from engine.loading import keywords as kw
+    from engine.variables.loop_vars import includer_loops
+    from engine.variables.setters import occurrence, setters
+
+    def own_walk(done: Task, at: int) -> bool:
+        data = done.data if isinstance(done.data, Mapping) else {}
+        includers = order.includers.get(id(done), [])
+        # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
+        # (a run_once setter's effects are those of the host of the batch that runs it: in each host's key)
+        return bool(done.handler or data.get("delegate_facts") or occurrence(order, done, at) or
+                    any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
+                        runs_once(include) for include in includers))
+
+    found = []
+    for at, done in setters(order, before, names):
+        if order.per_task(("own walk", at), done, lambda done=done, at=at: own_walk(done, at)):
+            return None
+        found.append(done)
+    return found
+
+
 def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str] | None,
-              read: frozenset[str]) -> tuple[Any, ...]:
+              read: frozenset[str], steps: _TaskSteps | None = None) -> tuple[Any, ...]:
     """What the walk reads of ``host``: the values its inventory gives ``read`` (each by its level),
     its name and groups when read, its facts, and which plays so far it is in (the same at every
     task of the play that reads that inventory: kept per host and names read); and what the plan
-    says of the host at the steps it decides (:func:`_decided`)."""
+    says of the host at the steps it decides (:func:`_decided`). ``steps``: the task's
+    (:class:`_TaskSteps`), when it is asked for each of its hosts."""
     from engine.variables.host_runtime import followed_memo
     from engine.variables.report import inventory_of
 
     plan = follower.plan
-    inventory = inventory_of(plan, play_plan, task, host.name)
-    memo = followed_memo(play_plan)
+    if steps is None:
+        steps = _TaskSteps(follower, play_plan, task, names)
+    # (the play's tasks change no inventory: the same for each host, found once for the task)
+    inventory = steps.inventory if steps.inventory is not None else inventory_of(plan, play_plan, task, host.name)
+    memo = steps.memo if steps.memo is not None else followed_memo(play_plan)
     key = ("walk host key", host.name, read, id(inventory), id(plan))
     kept = memo.get(key)
     if kept is None or kept[0] is not inventory or kept[1] is not plan:
         kept = memo[key] = (inventory, plan, _host_key_now(plan, play_plan, host, task, read))
-    ended = _ended(follower, play_plan, host, task)
-    decided = _decided(follower, play_plan, host, task, names)
-    return (*kept[2], ended, decided)
+    answers = steps.answers.get(host.name) if steps.answers is not None else None
+    if answers is None:
+        answers = (_ended(follower, host, steps.enders), _decided(follower, play_plan, host, task, steps))
+        if steps.answers is not None:
+            steps.answers[host.name] = answers
+    return (*kept[2], *answers)
 
 
-def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task,
-             names: frozenset[str] | None) -> tuple[Any, ...] | None:
+class _TaskSteps:
+    """The steps of the walk before a task the plan decides host by host (:func:`_decided`) and the
+    plays with an ``end_play`` or ``end_batch`` so far (:func:`_ended`), each with the names of its
+    play's hosts: what is the same for every host of the task, found once for all of them."""
+
+    __slots__ = ("answers", "blocked", "enders", "ends", "inventory", "memo", "once", "orders")
+
+    def __init__(self, follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> None:
+        from engine.flow.run_settings import runs_once
+        from engine.variables.block_runs import play_blocks
+        from engine.variables.failed_hosts import planned_alone
+        from engine.variables.host_runtime import followed_memo
+        from engine.variables.setters import ends_host_task, host_names
+
+        memo = followed_memo(play_plan)
+        key = ("walk decided steps", id(task), names, len(follower.order_of(play_plan.play).tasks), id(follower.plan))
+        if key not in memo:
+            steps = _steps(follower, play_plan, task, names) or ()
+            loaded = {id(earlier): earlier for earlier, done in steps
+                      if follower.order_of(earlier.play).loaded_on.get(id(done)) is not None}
+            memo[key] = ([(earlier, done) for earlier, done in steps
+                          if ends_host_task(done) or planned_alone(earlier, done)],
+                         [follower.order_of(earlier.play) for earlier in loaded.values()],
+                         [(earlier, done) for earlier, done in steps if play_blocks(earlier.play).rescuing
+                          and id(done) in play_blocks(earlier.play).paths],
+                         [(earlier, done) for earlier, done in steps if runs_once(done)])
+        ends, orders, blocked, once = memo[key]
+        self.ends = [(earlier, done, host_names(earlier), ends_host_task(done)) for earlier, done in ends]
+        self.orders = orders
+        self.blocked = [(earlier, done, host_names(earlier)) for earlier, done in blocked]
+        self.once = [(earlier, done, host_names(earlier)) for earlier, done in once]
+        self.enders = _enders_before(follower, play_plan, task)
+        self.answers: dict[str, tuple[Any, Any]] | None = None
+        self.memo: dict[Any, Any] | None = None
+        self.inventory: Any = None
+
+    def keep_answers(self, follower: Any, play_plan: PlayPlan) -> None:
+        """Keep each host's answers at these steps (:func:`_ended`, :func:`_decided`) for the next
+        task at the same steps: they change with the plays' plans, not from task to task while the
+        setters on the way stay the same (tasks reading what one run of setters set ask them of
+        every host). Not where an answer is the reader's own (whether a setter in a block with a
+        rescue of its own play ran by the reader), which tasks per-host includes loaded (they load
+        as the play is planned), a ``run_once`` setter of the play being planned, nor inside a
+        walk (where answers as written mark what was followed meanwhile). With them, the play's
+        store and the inventory its hosts read, when its tasks change none: found once for the
+        task's hosts."""
+        from engine.variables import host_runtime
+        from engine.variables.host_runtime import followed_memo
+        from engine.variables.report import inventory_of
+
+        self.memo = followed_memo(play_plan)
+        if not getattr(play_plan, "changed_in_play", None):
+            self.inventory = inventory_of(follower.plan, play_plan)
+        if self.orders or host_runtime._following or any(earlier is play_plan for earlier, *_ in self.blocked) or \
+                any(getattr(earlier, "planned_runs", None) is None for earlier, *_ in self.once):  # noqa: SLF001
+            return
+        asked = [(earlier, hosts, done) for earlier, done, hosts, _ in self.ends] + \
+            [(earlier, hosts, done) for earlier, done, hosts in (*self.blocked, *self.once)] + \
+            [(earlier, hosts, done) for earlier, every, hosts in self.enders for done in every]
+        key = ("walk answers", id(follower.plan), tuple(len(part) for part in (self.ends, self.blocked, self.once)),
+               tuple(len(every) for _, every, _ in self.enders),
+               tuple((id(earlier), id(done)) for earlier, _, done in asked))
+        # what the answers were found with: the plan, and each play's plan so far, hosts and task asked about
+        state = (follower.plan, *((earlier, getattr(earlier, "planned_runs", None), hosts, done)
+                                  for earlier, hosts, done in asked))
+        kept = self.memo.get(key)
+        if kept is None or not _same(kept[0], state):
+            kept = self.memo[key] = (state, {})
+        self.answers = kept[1]
+
+
+def _same(kept: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
+    """Whether ``kept`` and ``now`` hold the same objects, item by item (tuples of them too)."""
+    return len(kept) == len(now) and all(
+        (len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))) if isinstance(a, tuple) else a is b
+        for a, b in zip(kept, now, strict=True))
+
+
+def _enders_before(follower: Any, play_plan: PlayPlan, task: Task) -> list[tuple[PlayPlan, list[Task], frozenset[str]]]:
+    """The ``end_play`` and ``end_batch`` tasks of each play so far (before ``task`` in its own), with
+    the names of the play's hosts (:func:`_ended`)."""
+    from engine.variables.setters import host_names
+
+    found = []
+    for earlier, every in _ender_plays(follower, play_plan):
+        order = follower.order_of(earlier.play)
+        before = order.positions.get(id(task), [len(order.tasks)])[0] if earlier is play_plan else len(order.tasks)
+        enders = [done for at, done in every if at < before]
+        if enders:
+            found.append((earlier, enders, host_names(earlier)))
+    return found
+
+
+def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task, steps: _TaskSteps) -> tuple[Any, ...] | None:
     """What the plan says of ``host`` at each step of the walk it decides: whether a ``meta:
     end_host`` ended the play for it, whether a task of a role the play may run twice ran there
     (True, False or why only the run knows, as the walk asks them; asked again at each task, a
     play being planned answering as written until it is), and, in each play with a step a per-host
     include loaded, which tasks such includes loaded on the host (hosts that loaded the same run
     the same steps); None where the walk has no such step."""
-    from engine.flow.run_settings import runs_once
-    from engine.variables.block_runs import play_blocks
-    from engine.variables.failed_hosts import planned_alone
-    from engine.variables.host_runtime import followed_memo
-    from engine.variables.setters import ends_host_task, host_names
-
-    memo = followed_memo(play_plan)
-    key = ("walk decided steps", id(task), names, len(follower.order_of(play_plan.play).tasks), id(follower.plan))
-    if key not in memo:
-        steps = _steps(follower, play_plan, task, names) or ()
-        loaded = {id(earlier): earlier for earlier, done in steps
-                  if follower.order_of(earlier.play).loaded_on.get(id(done)) is not None}
-        memo[key] = ([(earlier, done) for earlier, done in steps
-                      if ends_host_task(done) or planned_alone(earlier, done)],
-                     [follower.order_of(earlier.play) for earlier in loaded.values()],
-                     [(earlier, done) for earlier, done in steps if play_blocks(earlier.play).rescuing
-                      and id(done) in play_blocks(earlier.play).paths],
-                     [(earlier, done) for earlier, done in steps if runs_once(done)])
-    steps, orders, blocked, once = memo[key]
-    if not steps and not orders and not blocked and not once:
+    if not steps.ends and not steps.orders and not steps.blocked and not steps.once:
         return None
-    return (tuple((follower._ends_host(earlier, host, done) if ends_host_task(done)  # noqa: SLF001
+    name = host.name
+    return (tuple((follower._ends_host(earlier, host, done) if ends  # noqa: SLF001
                    else follower._planned_ran(earlier, host, done, 0, True))  # noqa: SLF001
-                  if host.name in host_names(earlier) else None for earlier, done in steps),
-            tuple(order.loaded_kinds.get(host.name, 0) for order in orders),
+                  if name in hosts else None for earlier, done, hosts, ends in steps.ends),
+            tuple(order.loaded_kinds.get(name, 0) for order in steps.orders),
             # whether each setter in a block with a rescue ran by the reader (the play's own) or by the play's end
             tuple((follower._ran(play_plan, host, done, task) if earlier is play_plan  # noqa: SLF001
                    else _ran_by_the_end(follower, earlier, host, done))
-                  if host.name in host_names(earlier) else None for earlier, done in blocked),
+                  if name in hosts else None for earlier, done, hosts in steps.blocked),
             # which host runs each run_once setter for the host's batch (the walk takes that host's effects)
-            tuple(_once_runs(follower, earlier, host, done) if host.name in host_names(earlier) else None
-                  for earlier, done in once))
+            tuple(_once_runs(follower, earlier, host, done) if name in hosts else None
+                  for earlier, done, hosts in steps.once))
 
 
 def _ran_by_the_end(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
@@ -297,21 +407,15 @@ def _once_runs(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tu
             None if others is None else (None if others[0] is None else tuple(o.name for o in others[0]), others[1]))
 
 
-def _ended(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Any, ...] | None:
-    """Whether an ``end_play`` or ``end_batch`` of the plays so far (before ``task`` in its own) ended
-    the play for ``host``, and whether one in a batch before the host's did, as the walk asks them
-    (engine.variables.earlier_walk): what the plan says of the ender, so asked again at each task;
-    None where no play so far has one."""
-    from engine.variables.setters import host_names
-
-    found: list[Any] = []
-    for earlier, every in _ender_plays(follower, play_plan):
-        order = follower.order_of(earlier.play)
-        before = order.positions.get(id(task), [len(order.tasks)])[0] if earlier is play_plan else len(order.tasks)
-        enders = [done for at, done in every if at < before]
-        if enders and host.name in host_names(earlier):
-            found.append((id(earlier), follower.stopped_before(earlier, host),
-                          *(follower._ends_host(earlier, host, done) for done in enders)))  # noqa: SLF001
+def _ended(follower: Any, host: Host,
+           enders: list[tuple[PlayPlan, list[Task], frozenset[str]]]) -> tuple[Any, ...] | None:
+    """Whether an ``end_play`` or ``end_batch`` of the plays so far (before the task in its own:
+    ``enders``, :func:`_enders_before`) ended the play for ``host``, and whether one in a batch before
+    the host's did, as the walk asks them (engine.variables.earlier_walk): what the plan says of the
+    ender, so asked again at each task; None where no play so far has one."""
+    found = [(id(earlier), follower.stopped_before(earlier, host),
+              *(follower._ends_host(earlier, host, done) for done in every))  # noqa: SLF001
+             for earlier, every, hosts in enders if host.name in hosts]
     return tuple(found) if found else None
 
 
@@ -334,9 +438,8 @@ def _ender_plays(follower: Any, play_plan: PlayPlan) -> list[tuple[PlayPlan, lis
 
 
 def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
-    from engine.variables.host_facts import cached_facts, facts_unknown, plays_before
+    from engine.variables.host_facts import cached_facts, facts_unknown
     from engine.variables.report import host_at, inventory_keys
-    from engine.variables.setters import host_names
 
     signature, values, _ = inventory_keys(plan, play_plan, host, task, sorted(read - answers.NAME - answers.GROUPS))
     cached = cached_facts(plan).get(host.name)
@@ -344,5 +447,25 @@ def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read:
             host.name if read & answers.NAME else None,
             tuple(host_at(plan, play_plan, host, task).get_magic_vars()["group_names"])
             if read & answers.GROUPS else None,
-            facts_unknown(plan, play_plan, host), cached.digest if cached else None,
-            tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True)))
+            facts_unknown(plan, play_plan, host), cached.digest if cached else None, _plays_in(plan, play_plan, host))
+
+
+def _plays_in(plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[bool, ...]:
+    """Which plays so far ``host`` is in: its membership of the plan's plays found once per host, each
+    play taking the part up to it (the same for every name read, at every play)."""
+    from engine.variables.host_facts import plays_before
+    from engine.variables.setters import host_names
+
+    plays = plays_before(plan, play_plan, True)
+    every = getattr(plan, "plays", None)
+    if not isinstance(every, list):  # (the editor's plan of one play)
+        return tuple(host.name in host_names(earlier) for earlier in plays)
+    kept = plan.__dict__.get("plays in")
+    if kept is None or kept[0] is not every or kept[1] != len(every):
+        kept = plan.__dict__["plays in"] = (every, len(every), {})
+    found = kept[2].get(host.name)
+    if found is None:
+        found = kept[2][host.name] = tuple(host.name in host_names(each) for each in every)
+    if plays and len(plays) <= len(found) and every[len(plays) - 1] is plays[-1]:  # a part of the plan's plays
+        return found[:len(plays)]
+    return tuple(host.name in host_names(earlier) for earlier in plays)

@@ -149,6 +149,15 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
     """The task's hosts grouped by outcome and reason (both exactly as each host has them), each
     group in the order its first host comes, its hosts in the play's order: the plan tells each
     outcome once, not once per host (a fleet's hosts mostly share a few)."""
+    from engine.flow.outcomes import distinct, hosts_of
+
+    kinds: dict[tuple[str, str], list[Any]] = {}  # the objects of each outcome and reason, told once
+    for outcome in distinct(task.hosts):
+        kinds.setdefault((outcome.outcome, outcome.reason), []).append(outcome)
+    if len(kinds) == 1:
+        return [(kind, reason, list(task.hosts)) for kind, reason in kinds]
+    if len(kinds) <= _PASSES:  # a pass over the hosts per group
+        return [(kind, reason, hosts_of(task.hosts, objects)) for (kind, reason), objects in kinds.items()]
     groups: dict[tuple[str, str], list[str]] = {}
     by_object: dict[int, list[str]] = {}  # most hosts share one outcome object: one lookup of its group
     for host, outcome in task.hosts.items():
@@ -157,6 +166,10 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
             hosts = by_object[id(outcome)] = groups.setdefault((outcome.outcome, outcome.reason), [])
         hosts.append(host)
     return [(kind, reason, hosts) for (kind, reason), hosts in groups.items()]
+
+
+_PASSES = 16
+"""Up to how many groups a task's hosts are grouped by a pass over them per group."""
 
 
 def as_json(plays: list[Any]) -> dict[str, Any]:
@@ -181,19 +194,28 @@ def json_text(plays: list[Any]) -> str:
     """:func:`as_json` as text, each task on a line of its own, written piece by piece: a plan of
     a thousand hosts holds a million outcomes, told once per group of hosts."""
     lines = [f'{{"version": {JSON_VERSION}, "plays": [']
+    written: dict[tuple[str, ...], str] = {}  # a list of hosts as text, once: most tasks list the same few
     for index, play in enumerate(plays):
         lines.append(json.dumps({"play": play.name, "hosts": play.hosts, **_order(play)})[:-1] + ', "tasks": [')
         tasks = []
         for task in play.tasks:
             head = json.dumps({"task": task.name, "path": _relative(task.path), "line": task.line,
                                "handler": task.handler})
-            groups = ", ".join(f'{json.dumps({"outcome": kind, "reason": reason})[:-1]}, "hosts": {json.dumps(hosts)}}}'
-                               for kind, reason, hosts in outcome_groups(task))
+            groups = ", ".join(f'{json.dumps({"outcome": kind, "reason": reason})[:-1]}, '
+                               f'"hosts": {_listed(hosts, written)}}}' for kind, reason, hosts in outcome_groups(task))
             tasks.append(f'{head[:-1]}, "outcomes": [{groups}]}}')
         lines.append(",\n".join(tasks))
         lines.append("]}" + ("," if index < len(plays) - 1 else ""))
     lines.append("]}")
     return "\n".join(lines)
+
+
+def _listed(hosts: list[str], written: dict[tuple[str, ...], str]) -> str:
+    key = tuple(hosts)
+    found = written.get(key)
+    if found is None:
+        found = written[key] = json.dumps(hosts)
+    return found
 
 
 def as_text(plays: list[Any]) -> str:

@@ -40,3 +40,22 @@ def test_twins_share_their_key_and_the_plan_is_the_same(tmp_path: Path, monkeypa
     alone, keyed_alone = _outcomes(tmp_path)
     assert shared == alone
     assert keyed < keyed_alone
+
+
+def test_a_hosts_twin_parts_are_read_once_for_every_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a host's twin token takes from its inventory levels (its groups, the names of its own
+    variables) is read once per host and inventory, not again for each play of the plan."""
+    generate(tmp_path, 60)
+    asked: list[str] = []
+    original = report.host_layers
+
+    def layers(plan, play_plan, host, task, inventory):  # type: ignore[no-untyped-def]
+        if sys._getframe(1).f_code.co_name == "inventory_twin":  # noqa: SLF001
+            asked.append(host.name)
+        return original(plan, play_plan, host, task, inventory)
+
+    monkeypatch.setattr(report, "host_layers", layers)
+    _outcomes(tmp_path)
+    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "inventory.ini")]))
+    assert len(plan.plays) > 1
+    assert asked and len(asked) == len(set(asked))  # each host's once, whatever the plays

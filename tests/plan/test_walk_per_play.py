@@ -68,7 +68,7 @@ def test_earlier_plays_are_walked_once_per_host_and_play(tmp_path: Path, monkeyp
     from engine.variables.host_runtime import Follower
     from engine.variables.play_order import play_order
     from engine.variables.report import include_item_order, templar_at
-    from engine.variables.walk_classes import _ended
+    from engine.variables.walk_classes import _ended, _enders_before
 
     _write(tmp_path, 24)
     monkeypatch.chdir(tmp_path)
@@ -84,10 +84,10 @@ def test_earlier_plays_are_walked_once_per_host_and_play(tmp_path: Path, monkeyp
         return {layer.label: dict(layer.values) for layer in follower.earlier_layers(readers, host, task, 0, ())}
 
     facts = [walked(tasks[0])]
-    ended = [_ended(follower, readers, host, tasks[0])]
+    ended = [_ended(follower, host, _enders_before(follower, readers, tasks[0]))]
     first = played[0], enders[0]
     facts += [walked(task) for task in tasks[1:]]
-    ended += [_ended(follower, readers, host, task) for task in tasks[1:]]
+    ended += [_ended(follower, host, _enders_before(follower, readers, task)) for task in tasks[1:]]
     assert (played[0], enders[0]) == first  # not once more per task of the last play (and per earlier play)
     assert all(found == facts[0] for found in facts)
     assert [values for values in facts[0].values() if "fact_0" in values] == [{"fact_0": 1}]
@@ -119,3 +119,25 @@ def test_a_rescued_setter_of_a_play_before_is_asked_once_per_host(
         assert first > 0 and asked[0] == first  # asked once, not once per task after the play
         assert answers == [follower._ran(rescued, host, setter, None)] * 6  # noqa: SLF001
         assert answers[0] is True if expected is True else isinstance(answers[0], str)
+
+
+def test_the_setters_of_names_are_those_a_scan_of_every_setter_finds(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The setters of a set of names come from the play's index of them by name (asked with a new
+    set of names at most tasks of a fleet): the same, in the same order, as asking each setter."""
+    from engine.flow.plan import RunOptions, make_plan
+    from engine.variables.play_order import play_order
+
+    _write(tmp_path, 6)
+    monkeypatch.chdir(tmp_path)
+    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "inventory.ini")]))
+    orders = [play_order(play_plan.play) for play_plan in plan.plays]
+    for order in orders:
+        every = setters.setters(order, len(order.tasks))
+        for names in (frozenset(), frozenset({"fact_0"}), frozenset({"fact_1", "fact_3", "weight"}),
+                      frozenset({"probe", "fact_2"})):
+            scanned = [(at, task) for at, task in every if setters.ends_host_task(task) or setters.ends_in_batch(task)
+                       or (found := setters.set_names(task)) is None or not found.isdisjoint(names)]
+            for before in (0, 3, len(order.tasks)):
+                assert setters.setters(order, before, names) == [(at, t) for at, t in scanned if at < before]
+    assert any(setters.setters(order, len(order.tasks), frozenset({"fact_1"})) for order in orders)

@@ -1,0 +1,62 @@
+"""A fleet's hosts share outcome objects: what the plan does to a task's outcomes host by host (through
+the includes on the way, grouped for the JSON output) is decided once per object or combination of
+objects, and says for each host what deciding it on its own says."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from engine.flow import host_plan
+from engine.flow.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
+
+
+def _alone(outcome: HostOutcome, states: list[HostOutcome]) -> HostOutcome:
+    """One host through its includes, as the plan decides it (kept apart from the shared path)."""
+    return host_plan._through(outcome, states) or outcome  # noqa: SLF001
+
+
+def test_outcomes_through_includes_once_per_combination(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs, skipped, unreported = HostOutcome(RUNS), HostOutcome(SKIPPED, "no"), HostOutcome(SKIPPED, "tags", True)
+    include_runs, include_skips = HostOutcome(RUNS), HostOutcome(SKIPPED, "its when")
+    include_maybe = HostOutcome(DEPENDS, "a fact")
+    hosts = [f"h{n:03d}" for n in range(300)]
+    outcomes = {host: (runs, skipped, unreported)[n % 3] for n, host in enumerate(hosts)}
+    includers = [{host: (include_runs, include_skips, include_maybe)[n % 5 % 3] for n, host in enumerate(hosts)},
+                 {host: include_runs for host in hosts[::2]}]
+    asked = []
+    original = host_plan._through  # noqa: SLF001
+    monkeypatch.setattr(host_plan, "_through", lambda *args: asked.append(args) or original(*args))
+    found = host_plan._through_includes(outcomes, includers)  # noqa: SLF001
+    monkeypatch.undo()
+    assert 0 < len(asked) <= 2 * 3 * 2  # outcome reported x first include's x whether the second holds the host
+    assert list(found) == hosts
+    for host in hosts:
+        states = [included[host] for included in includers if host in included]
+        assert found[host] == (outcomes[host] if outcomes[host].unreported else _alone(outcomes[host], states))
+    assert {found[host].outcome for host in hosts} == {RUNS, SKIPPED, DEPENDS}
+
+
+def test_grouped_outcomes_are_those_of_each_host() -> None:
+    """One object for every host, or several of which some say the same: the groups are the same as
+    grouping host by host, in the order of each group's first host."""
+    from playbook_ls.cli.plan import as_json, json_text, outcome_groups
+
+    hosts = [f"h{n:03d}" for n in range(50)]
+    shared = HostOutcome(RUNS)
+    one = SimpleNamespace(hosts=dict.fromkeys(hosts, shared))
+    assert outcome_groups(one) == [(RUNS, "", hosts)]
+    mixed = SimpleNamespace(hosts={host: HostOutcome(SKIPPED, "no") if n % 7 == 3 else
+                                   (shared if n % 2 else HostOutcome(RUNS)) for n, host in enumerate(hosts)})
+    expected: dict[tuple[str, str], list[str]] = {}
+    for host, outcome in mixed.hosts.items():
+        expected.setdefault((outcome.outcome, outcome.reason), []).append(host)
+    assert outcome_groups(mixed) == [(kind, reason, names) for (kind, reason), names in expected.items()]
+    assert outcome_groups(SimpleNamespace(hosts={})) == []
+    task = SimpleNamespace(name="t", path=None, line=1, handler=False)
+    plays = [SimpleNamespace(name="p", hosts=hosts, tasks=[SimpleNamespace(**vars(task), hosts=one.hosts),
+                                                          SimpleNamespace(**vars(task), hosts=mixed.hosts),
+                                                          SimpleNamespace(**vars(task), hosts=one.hosts)])]
+    assert json.loads(json_text(plays)) == as_json(plays)
