@@ -163,6 +163,9 @@ class PlanError(Exception):
         self.problem = problem  # the playbook's problem that stopped it, if that is what did
         self.ansible_text = ansible_text
         """What ansible-playbook prints as it stops (warnings too), printed instead of the message."""
+        self.warnings: list[str] = []
+        """The warnings ansible-playbook prints before it reads the playbook (the inventory's, its
+        host list's), when loading the playbook stopped it."""
 
 
 def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inventory: bool = True,
@@ -210,7 +213,9 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
             earlier = load_stop(book, None if stop.after_load else stop.span)
             if earlier is not None:
                 raise earlier
-        raise PlanError(str(stop), stop.exit_code, stop)
+        error = PlanError(str(stop), stop.exit_code, stop)
+        error.warnings = [*inventory.warnings, *_host_list_warnings(inventory.data, options.limit, config.inventory)]
+        raise error
     selection = options.selection()
     plays: list[PlayPlan] = []
     # the inventory is loaded before the limit is checked (CLI.get_host_list), then the playbook,

@@ -432,8 +432,11 @@ class RoleLoader:
         path, missing = find_role_file(instance.path or "", sub, requested)
         data = r.load_yaml(path, instance.span) if path else None
         if missing:
-            r.problem("unresolved-import", f"Could not find specified file in role: {sub}/{requested}",
-                      instance.span, f"Check that {sub}/{requested}.yml exists in role '{instance.name}'.")
+            message = f"Could not find specified file in role: {sub}/{requested}"
+            # ansible's AnsibleParserError for it names no object: its error block has no origin
+            r.problem("unresolved-import", message, instance.span,
+                      f"Check that {sub}/{requested}.yml exists in role '{instance.name}'.",
+                      chain=((message, None, None),))
             return None
         if data is not None and not isinstance(data, list):
             r.problem("invalid-structure", f"The {sub}/main.yml file for role {instance.name!r} must contain a list "

@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         if exc.problem is not None and exc.problem.chain:  # worded as ansible-playbook words it
             from engine.run.error_block import problem_text
 
-            for warning in exc.problem.warnings:
+            for warning in [*exc.warnings, *exc.problem.warnings]:
                 sys.stderr.write(f"[WARNING]: {warning}\n")
             sys.stderr.write("[ERROR]: " + problem_text(exc.problem))
             return exc.exit_code
