@@ -365,8 +365,9 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
                 chain.append(Event(str(foreign), alone=True))
     else:
         chain.append(Event(cause))
+    # raised out of the task executor (post_validate): its changed_when and failed_when never run
     return {"failed": True, "changed": False, "msg": brief(["Task failed.", *(e.msg for e in chain)]),
-            ERROR_KEY: chain}
+            ERROR_KEY: chain, CONTEXT_KEY: "task"}
 
 
 def conditional_failure(message: str, span: Span | None, help: str | None = None,
