@@ -55,7 +55,7 @@ class RunOptions:
     start_at_task: str | None = None
     """``--start-at-task``: the name (or pattern) of the task the run starts at (engine.run.start_at)."""
     remote_user: str | None = None
-    """``-u``/``--user``; None: ansible.cfg's ``remote_user`` (:meth:`default_user`)."""
+    """``-u``/``--user``; None: ansible.cfg's ``remote_user`` (:attr:`Plan.remote_user`)."""
     option_vars: dict[str, Any] = field(default_factory=dict)
     """The ``ansible_*`` option variables (engine.launch.prompting.option_vars); by default, those of
     these options."""
@@ -73,17 +73,6 @@ class RunOptions:
 
     def selection(self) -> Selection:
         return Selection.from_options(self.tags, self.skip_tags)
-
-    def default_user(self) -> str | None:
-        """The play context's user before any keyword or variable: ``-u``, else ansible.cfg's
-        ``remote_user`` (the command line's default), else none."""
-        if self.remote_user is not None:
-            return self.remote_user
-        if "configured user" not in self.__dict__:
-            from engine.config import AnsibleConfig
-
-            self.__dict__["configured user"] = AnsibleConfig.load().remote_user
-        return self.__dict__["configured user"]  # type: ignore[no-any-return]
 
     @classmethod
     def from_launch(cls, launch: Launch, playbook: str, cwd: str) -> RunOptions:
@@ -148,6 +137,9 @@ class Plan:
     """Keywords the engine would have to ignore, and where (engine.run.preflight.unsupported_keywords)."""
     warnings: list[str] = field(default_factory=list)
     host_pattern_mismatch: str = "warning"
+    remote_user: str | None = None
+    """The play context's user before any keyword or variable: ``-u``, else ansible.cfg's
+    ``remote_user`` (the command line's default), else none."""
     facts: dict[str, HostFacts] = field(default_factory=dict)
     """Facts known before the run, per host (engine.variables.fact_cache): only a plan of what will run
     where reads them."""
@@ -206,6 +198,9 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
         raise PlanError(str(aborted)) from None
     resolver = Resolver(sources=cache, config=config, extra_vars=options.extra_vars,
                         magic=magic.load_time_variables(launch, inventory.data.get_groups_dict(), config.path))
+    # the inventory is loaded before the limit is checked (CLI.get_host_list), then the playbook,
+    # whole, before its first play; a play's own pattern is warned about when the play starts
+    before_playbook = [*inventory.warnings, *_host_list_warnings(inventory.data, options.limit, config.inventory)]
     book = resolver.load_playbook(options.playbook)
     stop = first_stop(book, {*options.extra_vars, *resolver.magic, *LOAD_TIME_MAGIC})
     if stop is not None:
@@ -214,13 +209,11 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
             if earlier is not None:
                 raise earlier
         error = PlanError(str(stop), stop.exit_code, stop)
-        error.warnings = [*inventory.warnings, *_host_list_warnings(inventory.data, options.limit, config.inventory)]
+        error.warnings = before_playbook
         raise error
     selection = options.selection()
     plays: list[PlayPlan] = []
-    # the inventory is loaded before the limit is checked (CLI.get_host_list), then the playbook,
-    # whole, before its first play; a play's own pattern is warned about when the play starts
-    warnings = [*inventory.warnings, *_host_list_warnings(inventory.data, options.limit, config.inventory),
+    warnings = [*before_playbook,
                 *(warning for play in book.plays
                   for warning in [*(load_warnings(play) if load_warnings else []), *play.load_warnings])]
     dynamic = False
@@ -239,7 +232,8 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
                               more_hosts=more_hosts(inventory.data, play.hosts, inventory.unrun, options.limit)))
         dynamic = dynamic or _changes_inventory(play)
     return Plan(options, book, inventory, plays, warnings=warnings,
-                host_pattern_mismatch=config.inventory.host_pattern_mismatch)
+                host_pattern_mismatch=config.inventory.host_pattern_mismatch,
+                remote_user=options.remote_user if options.remote_user is not None else config.remote_user)
 
 
 def _host_list_warnings(inventory: Any, limit: str | None, settings: Any) -> list[str]:

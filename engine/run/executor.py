@@ -36,14 +36,8 @@ from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_
 from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
 from engine.run.inventory_changes import apply_inventory_changes
-from engine.run.local import (
-    connection_vars,
-    delegated_address,
-    remote_user,
-    ssh_refusal,
-    unreachable_result,
-    written_user,
-)
+from engine.run.keyword_types import written_user
+from engine.run.local import connection_vars, delegated_address, remote_user, ssh_refusal, unreachable_result
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
@@ -558,7 +552,7 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns, HandlerRuns):
         connection = None if unreachable else connection_vars(
             address, templar.raw, delegated=bool(target),
             user=remote_user(delegated if target else templar.raw, written_user(task, templar),
-                             self.options.default_user()))
+                             self.plan.remote_user))
         # the strategy stores a result's facts (set_fact, include_vars, a module's) only when it did not fail
         self.kept = {name: self.variables.state(name).copy() for name in {
             *task_hosts(host.name, once, self.batch_order, self.unreachable_hosts), *([target] if target else [])}}

@@ -154,6 +154,19 @@ def validate_keywords(task: Task, templar: Templar, only: tuple[str, ...] | None
             ignore_errors = converted
 
 
+def written_user(task: Task, templar: Templar) -> Any:
+    """The task's ``remote_user`` keyword (its block's, its play's), templated; None where none is
+    written or it does not template (the engine then adds no user; :func:`_validate_play_context`
+    fails the task with it)."""
+    raw, _span = _written(task, "remote_user")
+    if not is_template(raw):
+        return raw
+    try:
+        return templar.template(raw)
+    except TemplateFailure:
+        return None
+
+
 def _validate_play_context(task: Task, templar: Templar) -> None:
     """The play context's keywords the engine reads (``remote_user``: engine.run.local.remote_user),
     templated as ``set_task_and_variable_override`` and ``PlayContext.post_validate`` do before the

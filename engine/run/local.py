@@ -35,32 +35,22 @@ def connection_vars(address: str, variables: Mapping[str, Any], delegated: bool 
              "ansible_shell_executable": "/bin/sh", "ansible_ssh_host": address, "ansible_host": address,
              "ansible_pipelining": False, "ansible_timeout": 10}
     if user is not None:
-        added.update(dict.fromkeys(USER_VARIABLES, user))
+        from engine.variables.play_context import USER_NAMES
+
+        added.update(dict.fromkeys(USER_NAMES, user))
     return {name: value for name, value in added.items() if name not in variables}
-
-
-def written_user(task: Any, templar: Any) -> Any:
-    """The task's ``remote_user`` keyword (its block's, its play's), templated; None where none is
-    written or it does not template (the engine then adds no user)."""
-    written = getattr(task.effective("remote_user"), "value", None)
-    if written is None:
-        return None
-    try:
-        return templar.template(written)
-    except Exception:  # noqa: BLE001 - any template error: no user is the engine's answer
-        return None
-
-
-USER_VARIABLES = ("ansible_ssh_user", "ansible_user")
-"""``MAGIC_VARIABLE_MAPPING['remote_user']``, in the order the play context reads them."""
 
 
 def remote_user(variables: Mapping[str, Any], written: Any, default: str | None) -> Any:
     """The play context's remote user (``set_task_and_variable_override``): a user variable of the
     host's (of the delegated host's, for a delegated task), else the task's ``remote_user`` keyword
-    (``written``, templated, inherited from its block and play), else ``-u`` or ansible.cfg's
-    ``remote_user`` (``default``); None where there is none."""
-    for name in USER_VARIABLES:
+    (``written``, templated, inherited from its block and play:
+    engine.run.keyword_types.written_user), else ``-u`` or ansible.cfg's ``remote_user``
+    (``default``); None where there is none. engine.variables.play_context's ``_user_values`` is
+    the same rule on the names a host defines, before the run."""
+    from engine.variables.play_context import USER_NAMES
+
+    for name in USER_NAMES:
         if name in variables:
             return variables[name]
     return written if written is not None else default

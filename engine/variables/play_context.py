@@ -142,7 +142,8 @@ def _user_values(defined: frozenset[str], user: Any) -> dict[str, Any]:
     """The play context's user under both names (``set_task_and_variable_override``, then
     ``update_vars``): the host's ``ansible_ssh_user``, else its ``ansible_user``, else the task's
     ``remote_user`` keyword (its block's, its play's), else ``-u`` or ansible.cfg's; a name the host
-    defines keeps its own value. None of them: no user, both undefined."""
+    defines keeps its own value. None of them: no user, both undefined. (engine.run.local's
+    ``remote_user``: the same rule on the values a run has.)"""
     own = next((name for name in USER_NAMES if name in defined), None)
     if own is not None:
         return {name: "{{ " + own + " }}" for name in USER_NAMES if name != own}

@@ -377,7 +377,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
                      [*connection_layer(host, task, partial(_inventory_names, scope.manager, playbook_dir),
-                                       plan.options.default_user()),
+                                       plan.remote_user),
                       *scope.below,
                       *kept_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
     layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
