@@ -194,7 +194,9 @@ def play_context(index: WorkspaceIndex, reach: Reach, inventory: list[str] | Non
     hosts, maybe = maybe_hosts(inv.data, reach.play.hosts, None, hosts, inv.unrun)
     if not hosts:
         hosts = [inv.data.get_host("localhost") or _implicit_localhost()]
-    plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources))
+    # the play context's user where no keyword gives one: the project's ansible.cfg (no -u here)
+    plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources),
+                           remote_user=index.configs.for_path(book).remote_user)
     ordered, order_known = play_order(reach.play, hosts)
     return plan, PlayPlan(reach.play, ordered, [], order_known=order_known, hosts_all=[host.name for host in hosts],
                           maybe=maybe)

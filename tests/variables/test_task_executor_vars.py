@@ -77,3 +77,21 @@ def test_search_path(where: str, expected: list[str], tmp_path: Path, monkeypatc
     scenario_plan.cache_clear()
     found = values_at(root, where, "web1", 0, ["ansible_search_path"])["ansible_search_path"]
     assert [os.path.relpath(path.replace("<ROOT>", str(root)), root) for path in found] == expected
+
+
+def test_the_editor_reads_the_project_s_configured_user(tmp_path: Path) -> None:
+    """The variable hover's user where no keyword gives one: the ansible.cfg of the project the
+    file is in, whatever directory the server runs in."""
+    from playbook_ls.features import variables
+    from playbook_ls.features.workspace import WorkspaceIndex
+
+    (tmp_path / "hosts.ini").write_text("web1\n")
+    (tmp_path / "ansible.cfg").write_text("[defaults]\ninventory = hosts.ini\nremote_user = deployer\n")
+    text = '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug:\n        msg: "{{ ansible_user }}"\n'
+    (tmp_path / "site.yml").write_text(text)
+    index = WorkspaceIndex(str(tmp_path))
+    index.index()
+    line = 4
+    column = text.splitlines()[line].index("ansible_user")
+    hover = variables.hover_markdown(index, str(tmp_path / "site.yml"), line, column)
+    assert hover is not None and '`"deployer"`' in hover
