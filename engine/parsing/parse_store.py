@@ -30,6 +30,7 @@ from __future__ import annotations
 import atexit
 import os
 import time
+import weakref
 
 from engine.parsing.loaded import Loaded, YamlProblem
 from engine.span import Span, YMap, YSeq
@@ -206,7 +207,10 @@ class ParseStore:
         self._store_first_parse = store_first_parse
         self._pruned = False
         self._private_dir: bool | None = None
-        self._deadline = 0.0  # when the running statement is interrupted (time.monotonic())
+        # when the running statement is interrupted; apart from the store, so that the connection's
+        # progress handler does not hold the store (a cycle only the garbage collector would close,
+        # leaving each store's database open until then)
+        self._deadline = _Deadline()
         self.hits = 0
 
     def _entry(self, path: str, text: str) -> str:
@@ -221,7 +225,7 @@ class ParseStore:
         if database is None:
             return None
         key = self._entry(path, text)
-        self._deadline = time.monotonic() + STATEMENT_SECONDS
+        self._deadline.at = time.monotonic() + STATEMENT_SECONDS
         try:
             row = database.execute("SELECT value FROM parsed WHERE key = ?", (key,)).fetchone()
             if row is None:
@@ -270,7 +274,7 @@ class ParseStore:
         stored = [(key, value) for key, value in pending.items() if value is not None]
         noted = [(key,) for key, value in pending.items() if value is None]
         noted += [(key,) for key in self._noted_in_file() if key not in pending]  # from now on in the database
-        self._deadline = time.monotonic() + STATEMENT_SECONDS
+        self._deadline.at = time.monotonic() + STATEMENT_SECONDS
         try:
             with database:
                 database.executemany("INSERT OR REPLACE INTO parsed (key, value) VALUES (?, ?)", stored)
@@ -342,6 +346,9 @@ class ParseStore:
                 self._absent = True  # nothing usable to read: made (or made again) when parses are written
             return None
         self._database, self._pid = database, os.getpid()
+        # sqlite3's connection is in a reference cycle of its own (its statement cache): closed with the
+        # store, not when the garbage collector comes by (a process making many stores kept them all open)
+        weakref.finalize(self, database.close)
         return database
 
     def _connect(self, database_path: str, create: bool) -> sqlite3.Connection | None:
@@ -359,8 +366,8 @@ class ParseStore:
             try:
                 database = sqlite3.connect(database_path, timeout=1.0, check_same_thread=False)
                 database.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES + 64)
-                self._deadline = time.monotonic() + STATEMENT_SECONDS
-                database.set_progress_handler(self._overdue, 10_000)
+                self._deadline.at = time.monotonic() + STATEMENT_SECONDS
+                database.set_progress_handler(self._deadline.passed, 10_000)
                 database.execute("PRAGMA trusted_schema = OFF")  # no function a planted schema names runs
                 found = _schema(database)
                 if found == "empty" and create:
@@ -383,10 +390,6 @@ class ParseStore:
                 _remove_database(database_path)
         return None
 
-    def _overdue(self) -> bool:
-        """SQLite's progress handler: whether to interrupt the running statement (a planted
-        database is never queried for long)."""
-        return time.monotonic() > self._deadline
 
     def _prune(self, database: sqlite3.Connection) -> None:
         """Once per process that writes: past MAX_ENTRIES, drop the older half."""
@@ -441,6 +444,18 @@ def _remove(path: str) -> None:
         os.remove(path)
     except OSError:
         pass
+
+
+class _Deadline:
+    """When the running statement of a store's database is interrupted (``time.monotonic()``)."""
+
+    def __init__(self) -> None:
+        self.at = 0.0
+
+    def passed(self) -> bool:
+        """SQLite's progress handler: whether to interrupt the running statement (a planted
+        database is never queried for long)."""
+        return time.monotonic() > self.at
 
 
 def _remove_database(path: str) -> None:

@@ -267,3 +267,31 @@ def test_an_upgraded_yaml_library_changes_the_fingerprint(tmp_path: Path, monkey
     library.write_text("VERSION = 2.0\n")
     monkeypatch.setattr(code_files, "_identities", {})
     assert parse_store._parser_fingerprint() != before
+
+
+def test_a_store_no_longer_used_closes_its_database(tmp_path: Path) -> None:
+    """Every command and every run in a long-lived process makes a store: its database is closed
+    when the store goes, not when the garbage collector comes by (sqlite3's connection is in a
+    reference cycle of its own), so a process making many keeps no descriptor of theirs open."""
+    import gc
+
+    directory = str(tmp_path / "parsed")
+    ParseStore(directory)._open(create=True)  # the database made once
+
+    def open_descriptors() -> int:
+        return sum(1 for name in os.listdir("/proc/self/fd")
+                   if os.path.realpath(f"/proc/self/fd/{name}").startswith(directory))
+
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("needs /proc to count descriptors")
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(20):
+            store = ParseStore(directory)
+            assert store._open(create=False) is not None
+            del store
+        assert open_descriptors() == 0
+    finally:
+        if enabled:
+            gc.enable()
