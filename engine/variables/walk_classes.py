@@ -25,6 +25,7 @@ inside another host's ``hostvars`` reading (where failures before decide too).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,10 @@ if TYPE_CHECKING:
 
 SHARING = True
 """Whether hosts share walks by class (tests compare the plan with and without)."""
+
+_KEY_TABLES = itertools.count()
+"""A serial number for each table of hosts' keys (:func:`host_classes`): what the classes found from
+one are kept under (an ``id`` may be a later table's)."""
 
 
 def class_walk(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str] | None,
@@ -90,7 +95,29 @@ def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
         return None
     steps = _TaskSteps(follower, play_plan, task, names)  # once for the task's hosts, not per host
     steps.keep_answers(follower, play_plan)
-    return ("walk", read), lambda host: _host_key(follower, play_plan, host, task, names, read, steps)
+
+    def key_of(host: Host) -> tuple[Any, ...]:
+        return _host_key(follower, play_plan, host, task, names, read, steps)
+
+    if steps.answers is None or steps.inventory is None:  # the task's own answers: its classes are its own
+        return ("walk", read, "task", id(task), len(follower.order_of(play_plan.play).tasks)), key_of
+    # a host's key is what the inventory and these kept answers give it: the same at every task asking
+    # them (a play's tasks mostly read a few sets of names after the same setters), found once per host
+    memo = steps.memo
+    assert memo is not None
+    found = ("walk class keys", read, id(steps.inventory), id(plan), id(steps.answers))
+    kept = memo.get(found)
+    if kept is None or kept[0] is not steps.answers or kept[1] is not steps.inventory or kept[2] is not plan:
+        kept = memo[found] = (steps.answers, steps.inventory, plan, {}, next(_KEY_TABLES))
+    keys: dict[str, tuple[Any, ...]] = kept[3]
+
+    def key(host: Host) -> tuple[Any, ...]:
+        found = keys.get(host.name)
+        if found is None:
+            found = keys[host.name] = key_of(host)
+        return found
+
+    return ("walk", read, "keys", kept[4]), key
 
 
 def _table_key(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
@@ -264,7 +291,7 @@ class _TaskSteps:
     plays with an ``end_play`` or ``end_batch`` so far (:func:`_ended`), each with the names of its
     play's hosts: what is the same for every host of the task, found once for all of them."""
 
-    __slots__ = ("answers", "blocked", "enders", "ends", "inventory", "memo", "once", "orders")
+    __slots__ = ("answers", "blocked", "enders", "ends", "inventory", "memo", "once", "orders", "reader_path")
 
     def __init__(self, follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> None:
         from engine.flow.run_settings import runs_once
@@ -291,6 +318,10 @@ class _TaskSteps:
         self.blocked = [(earlier, done, host_names(earlier)) for earlier, done in blocked]
         self.once = [(earlier, done, host_names(earlier)) for earlier, done in once]
         self.enders = _enders_before(follower, play_plan, task)
+        # whether a setter in a block with a rescue of the task's own play ran by the task is asked
+        # of the task only through the sections of those blocks it is in (engine.variables.block_runs.runs_there)
+        self.reader_path = tuple(play_blocks(play_plan.play).paths.get(id(task)) or ()) \
+            if any(earlier is play_plan for earlier, *_ in self.blocked) else None
         self.answers: dict[str, tuple[Any, Any]] | None = None
         self.memo: dict[Any, Any] | None = None
         self.inventory: Any = None
@@ -299,12 +330,12 @@ class _TaskSteps:
         """Keep each host's answers at these steps (:func:`_ended`, :func:`_decided`) for the next
         task at the same steps: they change with the plays' plans, not from task to task while the
         setters on the way stay the same (tasks reading what one run of setters set ask them of
-        every host). Not where an answer is the reader's own (whether a setter in a block with a
-        rescue of its own play ran by the reader), which tasks per-host includes loaded (they load
-        as the play is planned), a ``run_once`` setter of the play being planned, nor inside a
-        walk (where answers as written mark what was followed meanwhile). With them, the play's
-        store and the inventory its hosts read, when its tasks change none: found once for the
-        task's hosts."""
+        every host; whether a setter in a block with a rescue of the reader's own play ran by the
+        reader is the same for readers in the same sections of those blocks). Not which tasks
+        per-host includes loaded (they load as the play is planned), a ``run_once`` setter of the
+        play being planned, nor inside a walk (where answers as written mark what was followed
+        meanwhile). With them, the play's store and the inventory its hosts read, when its tasks
+        change none: found once for the task's hosts."""
         from engine.variables import host_runtime
         from engine.variables.host_runtime import followed_memo
         from engine.variables.report import inventory_of
@@ -312,7 +343,7 @@ class _TaskSteps:
         self.memo = followed_memo(play_plan)
         if not getattr(play_plan, "changed_in_play", None):
             self.inventory = inventory_of(follower.plan, play_plan)
-        if self.orders or host_runtime._following or any(earlier is play_plan for earlier, *_ in self.blocked) or \
+        if self.orders or host_runtime._following or \
                 any(getattr(earlier, "planned_runs", None) is None for earlier, *_ in self.once):  # noqa: SLF001
             return
         asked = [(earlier, hosts, done) for earlier, done, hosts, _ in self.ends] + \
@@ -320,7 +351,7 @@ class _TaskSteps:
             [(earlier, hosts, done) for earlier, every, hosts in self.enders for done in every]
         key = ("walk answers", id(follower.plan), tuple(len(part) for part in (self.ends, self.blocked, self.once)),
                tuple(len(every) for _, every, _ in self.enders),
-               tuple((id(earlier), id(done)) for earlier, _, done in asked))
+               tuple((id(earlier), id(done)) for earlier, _, done in asked), self.reader_path)
         # what the answers were found with: the plan, and each play's plan so far, hosts and task asked about
         state = (follower.plan, *((earlier, getattr(earlier, "planned_runs", None), hosts, done)
                                   for earlier, hosts, done in asked))
@@ -438,6 +469,26 @@ def _ender_plays(follower: Any, play_plan: PlayPlan) -> list[tuple[PlayPlan, lis
 
 
 def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
+    from engine.variables.host_facts import cached_facts
+    from engine.variables.host_runtime import followed_memo
+    from engine.variables.report import inventory_twin
+
+    # a host the inventory answers as another for every name read (the same groups and facts, none
+    # of its own variables read, nor its name or groups): that one's key, but for the plays it is in
+    twin = inventory_twin(plan, play_plan, host, task, read)
+    if twin is None:
+        return (*_inventory_part(plan, play_plan, host, task, read), _plays_in(plan, play_plan, host))
+    cached = cached_facts(plan).get(host.name)  # (ansible.cfg's fact cache too, which the token may not tell)
+    memo = followed_memo(play_plan)
+    key = ("walk twin key", twin, read, cached.digest if cached else None)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not plan:
+        kept = memo[key] = (plan, _inventory_part(plan, play_plan, host, task, read))
+    return (*kept[1], _plays_in(plan, play_plan, host))
+
+
+def _inventory_part(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
+    """What the inventory and cached facts give ``host`` for ``read`` (:func:`_host_key_now`)."""
     from engine.variables.host_facts import cached_facts, facts_unknown
     from engine.variables.report import host_at, inventory_keys
 
@@ -447,7 +498,7 @@ def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read:
             host.name if read & answers.NAME else None,
             tuple(host_at(plan, play_plan, host, task).get_magic_vars()["group_names"])
             if read & answers.GROUPS else None,
-            facts_unknown(plan, play_plan, host), cached.digest if cached else None, _plays_in(plan, play_plan, host))
+            facts_unknown(plan, play_plan, host), cached.digest if cached else None)
 
 
 def _plays_in(plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[bool, ...]:

@@ -1,7 +1,8 @@
 """What the plan says of each host at the steps of a shared walk (engine.variables.walk_classes:
 whether a ``meta: end_host`` ended the play for it, whether a task of an earlier play's rescued
-block ran there) is asked once per host for each run of tasks reading what the same setters set,
-not again at every such task; and the plan stays what walking each host on its own gives."""
+block ran there), and its key of the walk, are found once per host for each run of tasks reading
+what the same setters set, not again at every such task; and the plan stays what walking each host
+on its own gives."""
 
 from __future__ import annotations
 
@@ -57,8 +58,10 @@ def test_answers_at_the_same_steps_are_asked_once_per_host(fleet: tuple[Path, li
     assert planned_rows(root) == alone
     readers = [row for row in alone if row[0].startswith("reader")]
     assert {outcome for _, _, outcome, _ in readers} >= {"runs", "skipped"}
-    assert len(keyed) >= 8 * READERS  # every host the end_host leaves keyed at every reader...
-    assert 0 < len(decided) <= 2 * 12  # ...its answers asked at most once per host and run of steps
+    # every host the end_host leaves keyed, its key and answers found at most once per host and run
+    # of steps, not again at each of the readers
+    assert 8 <= len(keyed) <= 2 * 12
+    assert 0 < len(decided) <= 2 * 12
 
 
 def test_answers_are_asked_again_when_the_steps_differ(fleet: tuple[Path, list],  # type: ignore[type-arg]
