@@ -259,7 +259,8 @@ class _SharedOutcomes:
     def entry(self, host: Host) -> tuple[Any, ...]:
         """The host's signature, value key and own levels for the names read, as the inventory
         and cached facts give them (not the tasks before): kept in the play's table."""
-        from engine.variables.report import inventory_of, inventory_twin, inventory_twins
+        from engine.variables.inventory_twins import inventory_twin, inventory_twins
+        from engine.variables.report import inventory_of
 
         assert self.names is not None
         # a host's groups change with the add_host and group_by tasks before: one signature per inventory

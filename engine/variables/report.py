@@ -14,7 +14,7 @@ slow to compute, or inside itself, is unknown with the reason rather than a hang
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
@@ -302,57 +302,6 @@ def _playbook_dir(basedir: str) -> str:
 @lru_cache(maxsize=256)
 def _normalized(path: str) -> str:
     return os.path.normpath(path)
-
-
-def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-                   names: Iterable[str]) -> Any:
-    """A token equal for the hosts of the play the inventory answers alike for ``names``, told
-    without reading their values: the same groups, variables of their own by the same names, none
-    of them among ``names`` (nor one each host answers its own way:
-    engine.variables.host_answers.OWN_ANSWERS), the same cached facts, gathered by the same plays.
-    None otherwise, or where the play's tasks change the inventory. The host's part is worked out
-    once per plan, play and host."""
-    from engine.variables.host_answers import OWN_ANSWERS
-    from engine.variables.host_facts import facts_unknown
-
-    if getattr(play_plan, "changed_in_play", None):
-        return None
-    twins: dict[str, tuple[Any, Any]] | None = play_plan.__dict__.get("inventory twins")
-    if twins is None:
-        twins = play_plan.__dict__["inventory twins"] = {}
-    kept = twins.get(host.name)
-    if kept is None or kept[0] is not plan:
-        inventory = inventory_of(plan, play_plan, task, host.name)
-        # the host's groups and own names, as its levels are kept: once per inventory and directory
-        parts = inventory.derived.setdefault("twin parts", {})
-        key = (host.name, _playbook_dir(play_plan.play.basedir))
-        part = parts.get(key)
-        if part is None:
-            layers = host_layers(plan, play_plan, host, task, inventory)
-            groups_key, shared = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
-            part = parts[key] = () if groups_key is None or shared is None else \
-                (groups_key, frozenset(name for layer in layers[shared:] for name in layer.values) - OWN_ANSWERS)
-        token = None
-        if part:
-            cached = getattr(plan, "facts", {}).get(host.name)
-            token = (*part, cached.digest if cached is not None else None, facts_unknown(plan, play_plan, host))
-        kept = twins[host.name] = (plan, token)
-    token = kept[1]
-    return token if token is not None and token[1].isdisjoint(names) and OWN_ANSWERS.isdisjoint(names) else None
-
-
-def inventory_twins(plan: Plan, play_plan: PlayPlan, task: Task | None, twin: Any) -> list[str]:
-    """The hosts of the play whose :func:`inventory_twin` is ``twin`` (each host's worked out
-    once for the play, as :func:`inventory_twin` keeps it)."""
-    members = play_plan.__dict__.get("inventory twin members")
-    if members is None or members[0] is not plan:
-        index: dict[Any, list[str]] = {}
-        for host in play_plan.hosts:
-            token = inventory_twin(plan, play_plan, host, task, ())  # no names read: the host's whole token
-            if token is not None:
-                index.setdefault(token, []).append(host.name)
-        members = play_plan.__dict__["inventory twin members"] = (plan, index)
-    return members[1].get(twin, [])  # type: ignore[no-any-return]
 
 
 def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,

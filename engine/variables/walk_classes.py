@@ -471,7 +471,7 @@ def _ender_plays(follower: Any, play_plan: PlayPlan) -> list[tuple[PlayPlan, lis
 def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
     from engine.variables.host_facts import cached_facts
     from engine.variables.host_runtime import followed_memo
-    from engine.variables.report import inventory_twin
+    from engine.variables.inventory_twins import inventory_twin
 
     # a host the inventory answers as another for every name read (the same groups and facts, none
     # of its own variables read, nor its name or groups): that one's key, but for the plays it is in

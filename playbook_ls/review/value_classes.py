@@ -107,9 +107,9 @@ class TaskValues:
         return shown
 
     def _twin(self, host: Host, names: tuple[str, ...]) -> Any:
-        """:func:`~engine.variables.report.inventory_twin` for ``names``: a class's values that
+        """:func:`~engine.variables.inventory_twins.inventory_twin` for ``names``: a class's values that
         no earlier task's walk tells apart are every twin's."""
-        from engine.variables.report import inventory_twin
+        from engine.variables.inventory_twins import inventory_twin
 
         return inventory_twin(self.plan, self.play_plan, host, self.task, names)
 
@@ -204,7 +204,7 @@ class _Classes:
         self.signatures: dict[Any, dict[str, str]] = {}
         self.by_value: dict[Any, tuple[str, list[tuple[str, str | None]], dict[str, str]]] = {}
         self.by_twin: dict[Any, dict[str, str]] = {}
-        """The values by :func:`~engine.variables.report.inventory_twin` token (no earlier names)."""
+        """The values by :func:`~engine.variables.inventory_twins.inventory_twin` token (no earlier names)."""
 
 
 def _reworded(first: tuple[str, list[tuple[str, str | None]], dict[str, str]], host: str,

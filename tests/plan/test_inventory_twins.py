@@ -1,5 +1,5 @@
 """Hosts the inventory answers alike for every name (the same groups, no variables of their own,
-the same cached facts: engine.variables.report.inventory_twin) share their inventory key at each
+the same cached facts: engine.variables.inventory_twins.inventory_twin) share their inventory key at each
 task instead of each working it out: the plan is the one that keys every host on its own, on
 bench/fleet.py's fleet and each of its extra shapes."""
 
@@ -18,7 +18,7 @@ from engine.flow import host_outcome  # noqa: E402
 from engine.flow.host_plan import plan_hosts  # noqa: E402
 from engine.flow.plan import RunOptions, make_plan  # noqa: E402
 from engine.parsing.source import files_changed  # noqa: E402
-from engine.variables import report  # noqa: E402
+from engine.variables import inventory_twins  # noqa: E402
 
 
 def _outcomes(root: Path) -> tuple[dict[tuple[str, str, str], tuple[str, str]], int]:
@@ -36,7 +36,7 @@ def test_twins_share_their_key_and_the_plan_is_the_same(tmp_path: Path, monkeypa
                                                         shape: dict[str, bool]) -> None:
     generate(tmp_path, 120, **shape)
     shared, keyed = _outcomes(tmp_path)
-    monkeypatch.setattr(report, "inventory_twin", lambda *args: None)
+    monkeypatch.setattr(inventory_twins, "inventory_twin", lambda *args: None)
     alone, keyed_alone = _outcomes(tmp_path)
     assert shared == alone
     assert keyed < keyed_alone
@@ -47,14 +47,14 @@ def test_a_hosts_twin_parts_are_read_once_for_every_play(tmp_path: Path, monkeyp
     variables) is read once per host and inventory, not again for each play of the plan."""
     generate(tmp_path, 60)
     asked: list[str] = []
-    original = report.host_layers
+    original = inventory_twins.host_layers
 
     def layers(plan, play_plan, host, task, inventory):  # type: ignore[no-untyped-def]
-        if sys._getframe(1).f_code.co_name == "inventory_twin":  # noqa: SLF001
+        if sys._getframe(1).f_code.co_name == "_twin_token":  # noqa: SLF001
             asked.append(host.name)
         return original(plan, play_plan, host, task, inventory)
 
-    monkeypatch.setattr(report, "host_layers", layers)
+    monkeypatch.setattr(inventory_twins, "host_layers", layers)
     _outcomes(tmp_path)
     plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "inventory.ini")]))
     assert len(plan.plays) > 1

@@ -1,4 +1,4 @@
-"""Hosts the inventory answers alike for the names a task reads (engine.variables.report's
+"""Hosts the inventory answers alike for the names a task reads (engine.variables.inventory_twins'
 ``inventory_twin``: the same groups, their own variables by other names, the same cached facts)
 share their entry in the play's table: once one of them is worked out, the others are given it
 without each being asked (a 2,000-host play asked every host at every task). The plan is the one
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from plan_cases import fleet_planned_alone, hosts_asked, planned_rows
 
-from engine.variables import report
+from engine.variables import inventory_twins
 
 PLAYBOOK = """
 - name: tiers
@@ -43,14 +43,14 @@ _ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan asking each ho
 
 @pytest.fixture()
 def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
-    return fleet_planned_alone(tmp_path, _fleet, _ALONE, monkeypatch, (report, "inventory_twins", lambda *_: []),
-                               planned=planned_rows)
+    return fleet_planned_alone(tmp_path, _fleet, _ALONE, monkeypatch,
+                               (inventory_twins, "inventory_twins", lambda *_: []), planned=planned_rows)
 
 
 def test_twins_given_their_entry_change_no_outcome(fleet: tuple[Path, list],  # type: ignore[type-arg]
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     root, alone = fleet
-    asked = hosts_asked(monkeypatch, report, "inventory_twin", 2)
+    asked = hosts_asked(monkeypatch, inventory_twins, "inventory_twin", 2)
     shared = planned_rows(root)
     assert shared == alone
     assert {outcome for _, _, outcome, _ in shared} >= {"runs", "skipped"}
