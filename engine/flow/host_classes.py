@@ -58,22 +58,22 @@ def _classes(signatures: dict[Any, Any], table: dict[str, tuple[Any, ...]], play
     names (``entry`` puts a host not in the table yet there, as the host-by-host walk would).
     ``plays``: what else tells hosts apart, ``kind`` what that is: which plays so far a host is in
     (engine.variables.earlier_key.earlier_classes) or its class of the walk of the tasks before
-    (engine.variables.walk_classes.host_classes)."""
-    names = (kind, *(host.name for host in hosts))
+    (engine.variables.walk_classes.host_classes, whose keys may be asked for many hosts at once)."""
+    names = [host.name for host in hosts]
     kept = signatures.setdefault(("host classes", id(table)), (table, {}))[1]
-    found = kept.get(names)
+    asked = (kind, *names)
+    found = kept.get(asked)
     if found is not None:
         return found  # type: ignore[no-any-return]
-    index: dict[Any, int] = {}
-    firsts: list[int] = []
-    member_of: list[int] = []
-    for place, host in enumerate(hosts):
-        signature = (table.get(host.name) or entry(host))[0]
-        key = signature if plays is None else (signature, plays(host))
-        at = index.get(key)
-        if at is None:
-            at = index[key] = len(firsts)
-            firsts.append(place)
-        member_of.append(at)
-    kept[names] = found = (firsts, member_of)
+    entries = list(map(table.get, names))
+    if None in entries:
+        entries = [found or entry(host) for found, host in zip(entries, hosts, strict=True)]
+    keys: list[Any] = [found[0] for found in entries]
+    if plays is not None:
+        many = getattr(plays, "many", None)
+        keys = list(zip(keys, many(hosts, names) if many is not None else map(plays, hosts), strict=True))
+    index = {key: at for at, key in enumerate(dict.fromkeys(keys))}  # each class by its first host's place
+    member_of = list(map(index.__getitem__, keys))
+    firsts = [keys.index(key) for key in index]
+    kept[asked] = found = (firsts, member_of)
     return found

@@ -109,15 +109,30 @@ def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     kept = memo.get(found)
     if kept is None or kept[0] is not steps.answers or kept[1] is not steps.inventory or kept[2] is not plan:
         kept = memo[found] = (steps.answers, steps.inventory, plan, {}, next(_KEY_TABLES))
-    keys: dict[str, tuple[Any, ...]] = kept[3]
+    return ("walk", read, "keys", kept[4]), _KeptKeys(kept[3], key_of)
 
-    def key(host: Host) -> tuple[Any, ...]:
-        found = keys.get(host.name)
+
+class _KeptKeys:
+    """Each host's key of the walk (:func:`_host_key`), found once per host and kept: for one host,
+    or for the play's hosts at once (:meth:`many`, which asks only the hosts not found yet)."""
+
+    __slots__ = ("find", "keys")
+
+    def __init__(self, keys: dict[str, tuple[Any, ...]], find: Callable[[Host], tuple[Any, ...]]) -> None:
+        self.keys, self.find = keys, find
+
+    def __call__(self, host: Host) -> tuple[Any, ...]:
+        found = self.keys.get(host.name)
         if found is None:
-            found = keys[host.name] = key_of(host)
+            found = self.keys[host.name] = self.find(host)
         return found
 
-    return ("walk", read, "keys", kept[4]), key
+    def many(self, hosts: list[Host], names: list[str]) -> list[tuple[Any, ...]]:
+        """The keys of ``hosts`` (whose names are ``names``), in their order."""
+        found = list(map(self.keys.get, names))
+        if None in found:
+            found = [key if key is not None else self(host) for key, host in zip(found, hosts, strict=True)]
+        return found
 
 
 def _table_key(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
