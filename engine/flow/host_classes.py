@@ -48,7 +48,7 @@ def by_class(sharing: Any, hosts: list[Host], conditions: list[tuple[Any, str]])
         found = again
     else:
         return None
-    return {host.name: outcomes[index] for host, index in zip(hosts, member_of, strict=True)}
+    return dict(zip([host.name for host in hosts], map(outcomes.__getitem__, member_of), strict=True))
 
 
 def _classes(signatures: dict[Any, Any], table: dict[str, tuple[Any, ...]], plays: Callable[[Host], Any] | None,

@@ -71,18 +71,18 @@ class _TwinPlay:
 
     def __init__(self, plan: Plan, play_plan: PlayPlan) -> None:
         from engine.variables.host_facts import _gathering
+        from engine.variables.setters import host_names
 
         self.inventory = inventory_of(plan, play_plan)  # (no task of the play changes it: _twin_tokens)
         # the host's groups and own names, as its levels are kept: once per inventory and directory
         self.parts: dict[tuple[str, str], tuple[Any, ...]] = self.inventory.derived.setdefault("twin parts", {})
         self.basedir = _playbook_dir(play_plan.play.basedir)
         self.facts = getattr(plan, "facts", {})
-        self.gathering = _gathering(plan, play_plan)
+        self.gathering = [(reason, host_names(earlier)) for reason, earlier in _gathering(plan, play_plan)]
 
 
 def _twin_token(plan: Plan, play_plan: PlayPlan, host: Host, shared: _TwinPlay) -> tuple[Any, ...]:
     from engine.variables.host_answers import OWN_ANSWERS
-    from engine.variables.setters import host_names
 
     key = (host.name, shared.basedir)
     part = shared.parts.get(key)
@@ -95,5 +95,5 @@ def _twin_token(plan: Plan, play_plan: PlayPlan, host: Host, shared: _TwinPlay) 
         return ()
     cached = shared.facts.get(host.name)
     # (engine.variables.host_facts.facts_unknown, with the play's gathering found once)
-    unknown = next((reason for reason, earlier in shared.gathering if host.name in host_names(earlier)), None)
+    unknown = next((reason for reason, names in shared.gathering if host.name in names), None)
     return (*part, cached.digest if cached is not None else None, unknown)

@@ -158,15 +158,16 @@ class VariableManager:
         play = context.play
         role = task.role if task is not None else None
         data = self.inventory.data
+        batch = context.batch_left()  # (two lists: a template may change one)
         magic: dict[str, Any] = {
             "inventory_hostname": host.name,
             "inventory_hostname_short": host.get_magic_vars()["inventory_hostname_short"],
             "group_names": host.get_magic_vars()["group_names"],
             "groups": data.get_groups_dict(),
             "hostvars": HostVars(self, context),
-            "play_hosts": context.batch_left(),
+            "play_hosts": batch,
             "ansible_play_hosts": list(context.hosts_left),
-            "ansible_play_batch": context.batch_left(),
+            "ansible_play_batch": list(batch),
             "ansible_play_hosts_all": list(context.hosts_all),
             "ansible_play_name": play.name,
             **role_name_variables(context.roles, context.conditional, context.repeats),

@@ -71,22 +71,23 @@ class _Scope:
     batches: list[list[str]] = field(default_factory=list)
     """The play's ``serial`` batches of host names (one batch without ``serial``)."""
 
-    _in_batch: dict[str, list[str]] = field(default_factory=dict)
-    """Per host, the hosts left in its batch: computed once per batch (a plan asks every host)."""
+    batch_of: dict[str, int] = field(default_factory=dict)
+    """Each host's batch (the first holding it), by name: the play's, found once for its scopes."""
+
+    _left: list[list[str]] | None = None
+    """The hosts left in each batch: computed once per batch (a plan asks every host)."""
 
     def magic_for(self, host: Host, task: Task | None) -> dict[str, Any]:
-        if not self._in_batch:
-            for batch in self.batches:
-                running = set(self.context.hosts_left)  # the batch keeps the play's order
-                left = [h for h in batch if h in running]
-                self._in_batch.update((name, left) for name in batch)
-        batch = next((b for b in self.batches if host.name in b), None) if self.magic is None else None
+        if self._left is None:
+            running = set(self.context.hosts_left)  # the batch keeps the play's order
+            self._left = [[h for h in batch if h in running] for batch in self.batches]
+        at = self.batch_of.get(host.name)
         if self.magic is None:
-            self.context.batch = batch
+            self.context.batch = self.batches[at] if at is not None else None
             self.magic = self.manager.magic_vars(self.context, host, task)
             return self.magic
         own = host.get_magic_vars()
-        in_batch = self._in_batch.get(host.name, self.context.hosts_left)
+        in_batch = self._left[at] if at is not None else self.context.hosts_left
         return {**self.magic, "inventory_hostname": host.name,
                 "inventory_hostname_short": own["inventory_hostname_short"], "group_names": own["group_names"],
                 "play_hosts": in_batch, "ansible_play_batch": in_batch}  # one list: templates cannot change it
@@ -217,19 +218,34 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
         return cached[2]
     manager = VariableManager(inventory, plan.options, inventory.cache)
     order = play_order(play)
-    hosts = [h.name for h in play_plan.hosts]
+    hosts, batches, batch_of = _play_hosts(play_plan)
     included, conditional, looped = order.included_before(task, occurrence)
-    in_inventory = play_plan.hosts_all or hosts  # ansible_play_hosts(_all) are not in the play's order
+    in_inventory = play_plan.hosts_all or list(hosts)  # ansible_play_hosts(_all) are not in the play's order
     context = PlayContext(play, in_inventory, list(in_inventory), [*order.roles, *included], conditional=conditional,
                           repeats=_include_repeats(plan, play_plan, looped))
     runtime = [earlier_tasks_place()]  # filled in per host (engine.variables.host_runtime)
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
-    scope = _Scope(manager, context, below, above, batches=play_batches(play, hosts))
+    scope = _Scope(manager, context, below, above, batches=batches, batch_of=batch_of)
     for old in [old for old, (then, _, _) in scopes.items() if then != now]:
         del scopes[old]  # the files changed since: each holds an inventory and layers read from files
     scopes[key] = (now, inventory, scope)
     return scope
+
+
+def _play_hosts(play_plan: PlayPlan) -> tuple[list[str], list[list[str]], dict[str, int]]:
+    """The names of the play's hosts, its ``serial`` batches of them and each one's batch (the first
+    holding it): once per list of the play's hosts, not for each task's scope (``serial`` is templated
+    with the play's vars)."""
+    kept = play_plan.__dict__.get("scope hosts")
+    if kept is None or kept[0] is not play_plan.hosts or kept[1] != len(play_plan.hosts):
+        hosts = [h.name for h in play_plan.hosts]
+        batches = play_batches(play_plan.play, hosts)
+        batch_of: dict[str, int] = {}
+        for at, batch in enumerate(batches):
+            batch_of.update((name, at) for name in batch if name not in batch_of)
+        kept = play_plan.__dict__["scope hosts"] = (play_plan.hosts, len(play_plan.hosts), hosts, batches, batch_of)
+    return kept[2], kept[3], kept[4]
 
 
 def _include_repeats(plan: Plan, play_plan: PlayPlan, looped: Mapping[int, Task]) -> dict[int, int]:
