@@ -66,8 +66,8 @@ def _classes(signatures: dict[Any, Any], table: dict[str, tuple[Any, ...]], play
     if found is not None:
         return found  # type: ignore[no-any-return]
     entries = list(map(table.get, names))
-    if None in entries:
-        entries = [found or entry(host) for found, host in zip(entries, hosts, strict=True)]
+    if None in entries:  # (an entry puts the host's twins in the table too: asked again as it fills)
+        entries = [found or table.get(host.name) or entry(host) for found, host in zip(entries, hosts, strict=True)]
     keys: list[Any] = [found[0] for found in entries]
     if plays is not None:
         many = getattr(plays, "many", None)
