@@ -38,6 +38,9 @@ class HostNeeds:
     def __init__(self, plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> None:
         self.plan, self.play_plan, self.host, self.task = plan, play_plan, host, task
         self._variables: TaskVariables | None = None
+        self._levels: tuple[tuple[int, ...], Any] | None = None
+        """The task's levels on the host (engine.variables.report.layers_at) under ``_outer``, once
+        found: each name the reading reads next is looked up in them, not in levels walked again."""
         self._resolved: dict[str, Resolved] = {}
         self._unknown: dict[str, str | None] = {}
         self._needs_of: dict[tuple[str, tuple[str, ...]], str | None] = {}  # by expression and item names (_needs)
@@ -74,11 +77,15 @@ class HostNeeds:
         """A rebound reading's: the task's hosts, whose conditions it renders at once (engine.flow.rebound)."""
 
     def _task_variables(self, names: list[str]) -> TaskVariables:
+        from engine.variables.report import layers_at
         from engine.variables.task_variables import variables_at
 
         wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))
         if self._variables is None or wanted:
-            found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted, outer=self._outer)
+            if self._levels is None or self._levels[0] != self._outer:
+                self._levels = (self._outer, layers_at(self.plan, self.play_plan, self.host, self.task, 0, self._outer))
+            found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted, outer=self._outer,
+                                 levels=self._levels[1])
             self._resolved.update(found.variables)
             self._variables = self._variables or found
         return self._variables
