@@ -152,3 +152,35 @@ def test_listings_say_the_hosts_are_not_checked_when_a_plugin_is_not_run(tmp_pat
     assert done.returncode == 0, done.stderr
     assert "which only the run runs; the plays' hosts and --limit are not checked" in done.stderr
 
+
+
+def test_a_plan_ends_without_teardown_yet_prints_all_of_it(tmp_path: Path) -> None:
+    """``plan`` as a process of its own ends without the interpreter's teardown (after the exit
+    handlers, its output flushed): every task of a plan larger than a pipe's buffer is printed."""
+    (tmp_path / "inventory.ini").write_text("".join(f"h{n} rack=r{n % 3}\n" for n in range(30)))
+    tasks = "".join(f"    - name: task {n}\n      ansible.builtin.debug: msg={n}\n"
+                    f"      when: rack | regex_replace('r', '') | int == {n % 3}\n" for n in range(400))
+    (tmp_path / "site.yml").write_text(f"- hosts: all\n  gather_facts: false\n  tasks:\n{tasks}")
+    done = plan("site.yml", "-i", "inventory.ini", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    [play] = json.loads(done.stdout)["plays"]
+    assert len(play["tasks"]) == 400 and len(done.stdout) > 65536
+    assert per_host(play["tasks"][4])["h1"]["outcome"] == "runs"
+    assert per_host(play["tasks"][4])["h2"]["outcome"] == "skipped"
+
+
+def test_only_a_thread_the_exit_would_wait_for_keeps_the_teardown() -> None:
+    import threading
+
+    from playbook_ls.cli.main import _alone
+
+    release = threading.Event()
+    for daemon, alone in ((True, True), (False, False)):
+        thread = threading.Thread(target=release.wait, daemon=daemon)
+        thread.start()
+        try:
+            assert _alone() is alone
+        finally:
+            release.set()
+            thread.join()
+            release.clear()
