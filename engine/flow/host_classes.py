@@ -68,7 +68,7 @@ def _classes(signatures: dict[Any, Any], table: dict[str, tuple[Any, ...]], play
     entries = list(map(table.get, names))
     if None in entries:  # (an entry puts the host's twins in the table too: asked again as it fills)
         entries = [found or table.get(host.name) or entry(host) for found, host in zip(entries, hosts, strict=True)]
-    keys: list[Any] = [found[0] for found in entries]
+    keys: list[Any] = _signature_numbers(signatures, table, entries)
     if plays is not None:
         many = getattr(plays, "many", None)
         keys = list(zip(keys, many(hosts, names) if many is not None else map(plays, hosts), strict=True))
@@ -77,3 +77,25 @@ def _classes(signatures: dict[Any, Any], table: dict[str, tuple[Any, ...]], play
     firsts = [keys.index(key) for key in index]
     kept[asked] = found = (firsts, member_of)
     return found
+
+
+def _signature_numbers(signatures: dict[Any, Any], table: dict[str, tuple[Any, ...]],
+                       entries: list[tuple[Any, ...]]) -> list[int]:
+    """The number of each entry's signature among the table's (equal signatures, one number): a
+    signature is a deep tuple, hashed once per entry object (hosts alike in the inventory share
+    one) rather than once per host at each task telling classes apart. The entries are kept with
+    their numbers, so that no other object takes one's ``id``."""
+    kept = signatures.setdefault(("signature numbers", id(table)), (table, {}, {}, []))
+    by_entry: dict[int, int] = kept[1]
+    found = list(map(by_entry.get, map(id, entries)))
+    if None in found:
+        numbers: dict[Any, int] = kept[2]
+        for at, number in enumerate(found):
+            if number is None:
+                entry = entries[at]
+                number = by_entry.get(id(entry))
+                if number is None:
+                    number = by_entry[id(entry)] = numbers.setdefault(entry[0], len(numbers))
+                    kept[3].append(entry)
+                found[at] = number
+    return found  # type: ignore[return-value]

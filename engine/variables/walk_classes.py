@@ -108,27 +108,30 @@ def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     found = ("walk class keys", read, id(steps.inventory), id(plan), id(steps.answers))
     kept = memo.get(found)
     if kept is None or kept[0] is not steps.answers or kept[1] is not steps.inventory or kept[2] is not plan:
-        kept = memo[found] = (steps.answers, steps.inventory, plan, {}, next(_KEY_TABLES))
-    return ("walk", read, "keys", kept[4]), _KeptKeys(kept[3], key_of)
+        kept = memo[found] = (steps.answers, steps.inventory, plan, ({}, {}), next(_KEY_TABLES))
+    return ("walk", read, "keys", kept[4]), _KeptKeys(*kept[3], key_of)
 
 
 class _KeptKeys:
-    """Each host's key of the walk (:func:`_host_key`), found once per host and kept: for one host,
-    or for the play's hosts at once (:meth:`many`, which asks only the hosts not found yet)."""
+    """Each host's key of the walk (:func:`_host_key`), found once per host and kept as the number of
+    its class among the hosts' keys so far (equal keys, one number: a key is a deep tuple, hashed
+    once here rather than at each task telling classes apart): for one host, or for the play's
+    hosts at once (:meth:`many`, which asks only the hosts not found yet)."""
 
-    __slots__ = ("find", "keys")
+    __slots__ = ("find", "keys", "numbers")
 
-    def __init__(self, keys: dict[str, tuple[Any, ...]], find: Callable[[Host], tuple[Any, ...]]) -> None:
-        self.keys, self.find = keys, find
+    def __init__(self, keys: dict[str, int], numbers: dict[tuple[Any, ...], int],
+                 find: Callable[[Host], tuple[Any, ...]]) -> None:
+        self.keys, self.numbers, self.find = keys, numbers, find
 
-    def __call__(self, host: Host) -> tuple[Any, ...]:
+    def __call__(self, host: Host) -> int:
         found = self.keys.get(host.name)
         if found is None:
-            found = self.keys[host.name] = self.find(host)
+            found = self.keys[host.name] = self.numbers.setdefault(self.find(host), len(self.numbers))
         return found
 
-    def many(self, hosts: list[Host], names: list[str]) -> list[tuple[Any, ...]]:
-        """The keys of ``hosts`` (whose names are ``names``), in their order."""
+    def many(self, hosts: list[Host], names: list[str]) -> list[int]:
+        """The keys' numbers of ``hosts`` (whose names are ``names``), in their order."""
         found = list(map(self.keys.get, names))
         if None in found:
             found = [key if key is not None else self(host) for key, host in zip(found, hosts, strict=True)]
