@@ -24,76 +24,99 @@ def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
     once per plan, play and host."""
     from engine.variables.host_answers import OWN_ANSWERS
 
-    twins = _twin_tokens(plan, play_plan)
-    if twins is None:
+    shared = _twin_play(plan, play_plan)
+    if shared is None:
         return None
-    kept = twins.get(host.name)
+    kept = shared.tokens.get(host.name)
     if kept is None:
-        kept = twins[host.name] = _twin_token(plan, play_plan, host, _TwinPlay(plan, play_plan))
+        kept = shared.tokens[host.name] = shared.token(plan, play_plan, host)
     return kept if kept and kept[1].isdisjoint(names) and OWN_ANSWERS.isdisjoint(names) else None
 
 
 def inventory_twins(plan: Plan, play_plan: PlayPlan, task: Task | None, twin: Any) -> list[str]:
-    """The hosts of the play whose :func:`inventory_twin` is ``twin`` (each host's worked out
-    once for the play, as :func:`inventory_twin` keeps it)."""
-    members = play_plan.__dict__.get("inventory twin members")
-    if members is None or members[0] is not plan:
-        index: dict[Any, list[str]] = {}
-        twins = _twin_tokens(plan, play_plan)
-        if twins is not None:
-            shared = _TwinPlay(plan, play_plan)  # what every host's token takes from the play: once
-            for host in play_plan.hosts:
-                token = twins.get(host.name)
-                if token is None:
-                    token = twins[host.name] = _twin_token(plan, play_plan, host, shared)
-                if token:
-                    index.setdefault(token, []).append(host.name)
-        members = play_plan.__dict__["inventory twin members"] = (plan, index)
-    return members[1].get(twin, [])  # type: ignore[no-any-return]
+    """The hosts of the play whose :func:`inventory_twin` is ``twin``: among the inventory's hosts
+    of the same groups and own variables' names (grouped once per inventory and directory), those in
+    the play with the same cached facts, gathered by the same plays (once per play and token)."""
+    from engine.variables.setters import host_names
+
+    shared = _twin_play(plan, play_plan)
+    if shared is None:
+        return []
+    found = shared.members.get(twin)
+    if found is None:
+        in_play = host_names(play_plan)
+        found = shared.members[twin] = [
+            name for name in shared.groups(plan, play_plan).get(twin[:2], ())
+            if name in in_play and shared.facts_of(name) == twin[2:]]
+        for name in found:
+            shared.tokens.setdefault(name, twin)  # (the same token: asked again, it is found)
+    return found
 
 
-def _twin_tokens(plan: Plan, play_plan: PlayPlan) -> dict[str, Any] | None:
-    """The play's hosts' :func:`inventory_twin` tokens found so far (a host without one: ``()``), kept
-    with the plan they were found with; None where the play's tasks change the inventory."""
+def _twin_play(plan: Plan, play_plan: PlayPlan) -> _TwinPlay | None:
+    """What every host's twin token takes from its play, with the tokens found so far, kept with the
+    plan they were found with; None where the play's tasks change the inventory."""
     if getattr(play_plan, "changed_in_play", None):
         return None
     kept = play_plan.__dict__.get("inventory twins")
-    if kept is None or kept[0] is not plan:
-        kept = play_plan.__dict__["inventory twins"] = (plan, {})
-    return kept[1]  # type: ignore[no-any-return]
+    if kept is None or kept.plan is not plan:
+        kept = play_plan.__dict__["inventory twins"] = _TwinPlay(plan, play_plan)
+    return kept  # type: ignore[no-any-return]
 
 
 class _TwinPlay:
     """What every host's twin token takes from its play: the inventory its hosts read, the kept
-    parts of hosts' tokens, the playbook directory and the plays gathering facts so far."""
+    parts of hosts' tokens, the playbook directory and the plays gathering facts so far; and the
+    play's hosts' tokens (a host without one: ``()``) and twins found so far."""
 
-    __slots__ = ("basedir", "facts", "gathering", "inventory", "parts")
+    __slots__ = ("basedir", "cached", "gathering", "inventory", "members", "parts", "plan", "tokens")
 
     def __init__(self, plan: Plan, play_plan: PlayPlan) -> None:
         from engine.variables.host_facts import _gathering
         from engine.variables.setters import host_names
 
-        self.inventory = inventory_of(plan, play_plan)  # (no task of the play changes it: _twin_tokens)
+        self.plan = plan
+        self.inventory = inventory_of(plan, play_plan)  # (no task of the play changes it: _twin_play)
         # the host's groups and own names, as its levels are kept: once per inventory and directory
         self.parts: dict[tuple[str, str], tuple[Any, ...]] = self.inventory.derived.setdefault("twin parts", {})
         self.basedir = _playbook_dir(play_plan.play.basedir)
-        self.facts = getattr(plan, "facts", {})
+        self.cached = getattr(plan, "facts", {})
         self.gathering = [(reason, host_names(earlier)) for reason, earlier in _gathering(plan, play_plan)]
+        self.tokens: dict[str, tuple[Any, ...]] = {}
+        self.members: dict[Any, list[str]] = {}
 
+    def token(self, plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[Any, ...]:
+        part = self._part(plan, play_plan, host)
+        return (*part, *self.facts_of(host.name)) if part else ()
 
-def _twin_token(plan: Plan, play_plan: PlayPlan, host: Host, shared: _TwinPlay) -> tuple[Any, ...]:
-    from engine.variables.host_answers import OWN_ANSWERS
+    def facts_of(self, name: str) -> tuple[Any, Any]:
+        """The host's cached facts (by digest), and why the run gathers them (as
+        engine.variables.host_facts.facts_unknown says, with the play's gathering found once)."""
+        cached = self.cached.get(name)
+        return (cached.digest if cached is not None else None,
+                next((reason for reason, names in self.gathering if name in names), None))
 
-    key = (host.name, shared.basedir)
-    part = shared.parts.get(key)
-    if part is None:
-        layers = host_layers(plan, play_plan, host, None, shared.inventory)
-        groups_key, count = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
-        part = shared.parts[key] = () if groups_key is None or count is None else \
-            (groups_key, frozenset(name for layer in layers[count:] for name in layer.values) - OWN_ANSWERS)
-    if not part:
-        return ()
-    cached = shared.facts.get(host.name)
-    # (engine.variables.host_facts.facts_unknown, with the play's gathering found once)
-    unknown = next((reason for reason, names in shared.gathering if host.name in names), None)
-    return (*part, cached.digest if cached is not None else None, unknown)
+    def groups(self, plan: Plan, play_plan: PlayPlan) -> dict[tuple[Any, ...], list[str]]:
+        """The inventory's hosts by the part of their token the inventory gives (their groups and own
+        variables' names): once per inventory and directory."""
+        groups: dict[str, dict[tuple[Any, ...], list[str]]] = self.inventory.derived.setdefault("twin groups", {})
+        found = groups.get(self.basedir)
+        if found is None:
+            found = groups[self.basedir] = {}
+            for host in self.inventory.data.hosts.values():
+                part = self._part(plan, play_plan, host)
+                if part:
+                    found.setdefault(part, []).append(host.name)
+        return found
+
+    def _part(self, plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[Any, ...]:
+        from engine.variables.host_answers import OWN_ANSWERS
+
+        key = (host.name, self.basedir)
+        part = self.parts.get(key)
+        if part is None:
+            layers = host_layers(plan, play_plan, host, None, self.inventory)
+            groups_key, count = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
+            part = self.parts[key] = () if groups_key is None or count is None else \
+                (groups_key, frozenset(name for layer in layers[count:] for name in layer.values) - OWN_ANSWERS)
+        return part

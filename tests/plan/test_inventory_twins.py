@@ -50,7 +50,7 @@ def test_a_hosts_twin_parts_are_read_once_for_every_play(tmp_path: Path, monkeyp
     original = inventory_twins.host_layers
 
     def layers(plan, play_plan, host, task, inventory):  # type: ignore[no-untyped-def]
-        if sys._getframe(1).f_code.co_name == "_twin_token":  # noqa: SLF001
+        if sys._getframe(1).f_code.co_name == "_part":  # noqa: SLF001
             asked.append(host.name)
         return original(plan, play_plan, host, task, inventory)
 
