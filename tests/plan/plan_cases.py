@@ -330,6 +330,28 @@ def fleet_planned_alone(root: Path, write: Callable[[Path], None], kept: dict[st
     return root, once_alone(kept, lambda: plan(root), monkeypatch, *(settings or [(change_classes, "SHARING", False)]))
 
 
+def walked_alone_fleet(inventory: str, playbook: str, *settings: tuple[Any, str, Any]) -> Any:
+    """A pytest fixture: ``inventory.ini`` and ``site.yml`` written from these texts, and the plan's
+    rows (:func:`planned_rows`) with ``settings`` in place (default: each host's walk of the setters
+    on its own), made once per test module, which each shared plan must equal."""
+    import pytest
+
+    from engine.variables import walk_classes
+
+    kept: dict[str, Any] = {}
+
+    def write(root: Path) -> None:
+        (root / "inventory.ini").write_text(inventory)
+        (root / "site.yml").write_text(playbook)
+
+    @pytest.fixture()
+    def fleet(tmp_path: Path, monkeypatch: Any) -> tuple[Path, Any]:
+        return fleet_planned_alone(tmp_path, write, kept, monkeypatch,
+                                   *(settings or [(walk_classes, "SHARING", False)]), planned=planned_rows)
+
+    return fleet
+
+
 def planned_by_play(root: Path) -> list[tuple[str, list[str], list[tuple[str, str, str, str]]]]:
     """``ROOT/site.yml`` planned with ``ROOT/inventory.ini``: each play's name, hosts and (task, host,
     outcome, reason) of its tasks, what a plan shared between hosts must give as host by host."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import fleet_planned_alone, hosts_asked, planned_rows
+from plan_cases import hosts_asked, planned_rows, walked_alone_fleet
 
 from engine.variables import walk_classes
 
@@ -35,19 +35,8 @@ PLAYBOOK = """
 """ for n in range(READERS))
 
 
-def _fleet(root: Path) -> None:
-    lines = ["[web]"] + [f"h{n:02d} rack={n % 3}" + (" tier=gold" if n % 4 == 1 else "") for n in range(12)]
-    (root / "inventory.ini").write_text("\n".join(lines) + "\n")
-    (root / "site.yml").write_text(PLAYBOOK)
-
-
-_ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host walked on its own
-
-
-@pytest.fixture()
-def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
-    return fleet_planned_alone(tmp_path, _fleet, _ALONE, monkeypatch, (walk_classes, "SHARING", False),
-                               planned=planned_rows)
+fleet = walked_alone_fleet("[web]\n" + "".join(f"h{n:02d} rack={n % 3}" + (" tier=gold" if n % 4 == 1 else "") + "\n"
+                              for n in range(12)), PLAYBOOK)
 
 
 def test_answers_at_the_same_steps_are_asked_once_per_host(fleet: tuple[Path, list],  # type: ignore[type-arg]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import fleet_planned_alone, planned_rows
+from plan_cases import planned_rows, walked_alone_fleet
 
 from engine.variables import walk_classes
 
@@ -30,19 +30,7 @@ PLAYBOOK = """
 """
 
 
-def _fleet(root: Path) -> None:
-    lines = ["[web]"] + [f"h{n:02d} rack={n % 3}" for n in range(9)]
-    (root / "inventory.ini").write_text("\n".join(lines) + "\n")
-    (root / "site.yml").write_text(PLAYBOOK)
-
-
-_ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host walked on its own
-
-
-@pytest.fixture()
-def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
-    return fleet_planned_alone(tmp_path, _fleet, _ALONE, monkeypatch, (walk_classes, "SHARING", False),
-                               planned=planned_rows)
+fleet = walked_alone_fleet("[web]\n" + "".join(f"h{n:02d} rack={n % 3}\n" for n in range(9)), PLAYBOOK)
 
 
 def test_readers_in_other_sections_are_given_their_own_answers(fleet: tuple[Path, list],  # type: ignore[type-arg]
