@@ -361,8 +361,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     # an ended host is out of its own batch only: the next batch starts with the play's hosts less the failed ones
     out_in_play = (frozenset(h for h, why in failed.items() if why[1] and h not in before),
                    frozenset(h for h, why in failed.items() if not why[1] and h not in before))
+    # one settled object for the tasks that shared one (the hosts removed alike): what it made for one is theirs
+    settled = {id(removed): replace(removed, settled=(*out_before, *out_in_play)) for removed in removed_at.values()}
     play_plan.removed_at = {  # type: ignore[attr-defined] - read by engine.variables.report
-        key: replace(removed, settled=(*out_before, *out_in_play)) for key, removed in removed_at.items()}
+        key: settled[id(removed)] for key, removed in removed_at.items()}
     # where each handler (flush point by flush point), each task delegating its facts, each
     # end_batch or end_play and each task of a role an equal use of which ran before runs: True,
     # False, or why only the run knows

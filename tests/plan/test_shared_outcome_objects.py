@@ -60,3 +60,36 @@ def test_grouped_outcomes_are_those_of_each_host() -> None:
                                                           SimpleNamespace(**vars(task), hosts=mixed.hosts),
                                                           SimpleNamespace(**vars(task), hosts=one.hosts)])]
     assert json.loads(json_text(plays)) == as_json(plays)
+
+
+def test_play_lists_less_removed_once_per_batch_and_items(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every host of a batch reads the same list, and each task's values make it anew: the hosts
+    removed are taken out once per batch and items, not once per host and task, and each host gets
+    what taking them out for it alone gives (the list it asked with where none is removed)."""
+    from engine.flow.removed_hosts import RemovedHosts
+    from engine.values import RunOrdered
+
+    hosts = [f"h{n:03d}" for n in range(300)]
+    batches = (tuple(hosts[:150]), tuple(hosts[150:]))
+    removed = RemovedHosts(frozenset({"h001", "h200"}), frozenset(), batches)
+    asked = []
+    original = RemovedHosts._value  # noqa: SLF001
+    monkeypatch.setattr(RemovedHosts, "_value", lambda *args: asked.append(args[1:3]) or original(*args))
+    for _task in range(4):
+        lists = {"ansible_play_batch": [list(batch) for batch in batches], "ansible_play_hosts": [hosts, hosts],
+                 "play_hosts": [RunOrdered(batch) for batch in batches]}
+        for name, values in lists.items():
+            for host in hosts:
+                value = values[host >= "h150"]
+                found = removed.value(name, value, host)
+                assert found == original(RemovedHosts(removed.certain, removed.maybe, batches), name, value, host)
+                if name != "ansible_play_hosts":  # (that one: the other batch's removals are the run's)
+                    assert found[0] == [item for item in value if item not in removed.certain]
+    assert len(asked) == 3 * 2  # once per list and batch
+    untouched = RemovedHosts(frozenset(), frozenset(), batches)
+    value = list(batches[0])
+    assert untouched.value("ansible_play_batch", value, "h003")[0] is value
+    settled = RemovedHosts(frozenset(), frozenset(), batches, (frozenset(), frozenset(), frozenset({"h002"}),
+                                                               frozenset()))
+    assert settled.value("ansible_play_hosts", hosts, "h160")[0] == [host for host in hosts if host != "h002"]
+    assert settled.value("ansible_play_hosts", list(hosts), "h003")[0] == hosts
