@@ -17,7 +17,8 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import failure_spread, section_tasks
@@ -263,10 +264,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if forced is None:
                 forced = [force_handlers(plan, play)]
             groups, planning = stopped.groups(hosts, failed, blocks.resuming, before)
-            planned.hosts = dict.fromkeys(hosts)  # in the play's order
+            planned.hosts = stopped.outcomes(  # in the play's order
+                hosts, groups, partial(_stopped_alike, task.handler, forced[0]), (task.handler, forced[0]))
             for (why, earlier), members in groups.items():
-                planned.hosts.update(dict.fromkeys(members, _after_failure(task.handler, why,
-                                                                           False if earlier else forced[0])))
                 if task.handler and forced[0] is True and why[1] and not earlier and heard.flush is None \
                         and not includers:  # force_handlers: the section's flush runs in an always
                     planned.hosts.update(forced_handler(members))
@@ -416,20 +416,27 @@ def _through_includes(outcomes: dict[str, HostOutcome],
     """``outcomes`` as the includes on the way decide them: where one is skipped (``run_once``
     on another host too) the run never loads the task, so says nothing of it; where one
     depends, so does the task."""
-    found = dict(outcomes)
-    # hosts share outcome objects: each combination of the task's and its includes' is decided once
-    decided: dict[tuple[int, ...], HostOutcome | None] = {}
-    for host, outcome in outcomes.items():
-        if outcome.unreported:
-            continue
-        states = [included[host] for included in includers if host in included]
-        key = (id(outcome), *map(id, states))
-        if key not in decided:
-            decided[key] = _through(outcome, states)
-        changed = decided[key]
-        if changed is not None:
-            found[host] = changed
-    return found
+    hosts = list(outcomes)
+
+    def decided(host: str) -> HostOutcome:
+        outcome = outcomes[host]
+        changed = None if outcome.unreported else \
+            _through(outcome, [included[host] for included in includers if host in included])
+        return outcome if changed is None else changed
+
+    if not hosts:
+        return {}
+    first = hosts[0]  # most tasks: one object for every host, and one per include (or none)
+    if all(map(is_, outcomes.values(), repeat(outcomes[first]))) and \
+            all(all(map(is_, map(included.get, hosts), repeat(included.get(first)))) for included in includers):
+        return dict.fromkeys(hosts, decided(first))
+    # hosts share outcome objects: each combination of the task's and its includes' objects (None
+    # where an include holds no such host) is decided once, on one of its hosts, and the hosts are
+    # then given their combination's outcome without a step of Python per host
+    keys = list(zip(map(id, outcomes.values()), *(map(id, map(included.get, hosts)) for included in includers),
+                    strict=True))
+    combinations = {key: decided(host) for key, host in dict(zip(keys, hosts, strict=True)).items()}
+    return dict(zip(hosts, map(combinations.__getitem__, keys), strict=True))  # (the ids of objects alive)
 
 
 def _through(outcome: HostOutcome, states: list[HostOutcome]) -> HostOutcome | None:
@@ -510,6 +517,11 @@ def _may_fail(task: Task) -> bool:
     from engine.loading import keywords as kw
 
     return task.action in kw.FAIL | kw.ASSERT or isinstance(task.data, Mapping) and "failed_when" in task.data
+
+
+def _stopped_alike(handler: bool, forced: bool | None, failure: tuple[str, bool], earlier: bool) -> HostOutcome:
+    """:func:`_after_failure` of the hosts ``failure`` stopped (``earlier``: before the play)."""
+    return _after_failure(handler, failure, False if earlier else forced)
 
 
 @lru_cache(maxsize=4096)

@@ -39,6 +39,23 @@ def test_outcomes_through_includes_once_per_combination(monkeypatch: pytest.Monk
     assert {found[host].outcome for host in hosts} == {RUNS, SKIPPED, DEPENDS}
 
 
+@pytest.mark.parametrize("include", [HostOutcome(RUNS), HostOutcome(SKIPPED, "its when"),
+                                     HostOutcome(DEPENDS, "a fact")])
+@pytest.mark.parametrize("task", [HostOutcome(RUNS), HostOutcome(SKIPPED, "no"), HostOutcome(SKIPPED, "tags", True)])
+def test_outcomes_through_includes_alike_on_every_host(task: HostOutcome, include: HostOutcome) -> None:
+    """One object for every host and one for each include's hosts (or an include holding none of
+    them): decided once, every host given what deciding it alone gives."""
+    hosts = [f"h{n:03d}" for n in range(40)]
+    outcomes = dict.fromkeys(hosts, task)
+    for includers in ([dict.fromkeys(hosts, include)], [dict.fromkeys(hosts, include), {"other": include}], []):
+        found = host_plan._through_includes(outcomes, includers)  # noqa: SLF001
+        assert list(found) == hosts
+        for host in hosts:
+            states = [included[host] for included in includers if host in included]
+            assert found[host] == (task if task.unreported else _alone(task, states))
+        assert len({id(outcome) for outcome in found.values()}) == 1
+
+
 def test_grouped_outcomes_are_those_of_each_host() -> None:
     """One object for every host, or several of which some say the same: the groups are the same as
     grouping host by host, in the order of each group's first host."""
@@ -93,3 +110,24 @@ def test_play_lists_less_removed_once_per_batch_and_items(monkeypatch: pytest.Mo
                                                                frozenset()))
     assert settled.value("ansible_play_hosts", hosts, "h160")[0] == [host for host in hosts if host != "h002"]
     assert settled.value("ansible_play_hosts", list(hosts), "h003")[0] == hosts
+
+
+def test_stopped_hosts_outcomes_made_once_each_a_copy() -> None:
+    """The outcomes of the hosts a failure stopped are made once while the stopped hosts stay the
+    same; each task gets a dict of its own (the plan writes the other hosts' into it)."""
+    from engine.flow.stopped_hosts import StoppedHosts
+
+    hosts = [f"h{n}" for n in range(6)]
+    failed = {"h1": ("a failing", True), "h4": ("b failing", False), "h5": ("a failing", True)}
+    stopped, made = StoppedHosts(), []
+    for _task in range(3):
+        groups, others = stopped.groups(hosts, failed, frozenset(), {"h5"})
+        found = stopped.outcomes(hosts, groups, lambda why, earlier: made.append(why) or (why, earlier), "key")
+        assert found == {"h0": None, "h1": (failed["h1"], False), "h2": None, "h3": None,
+                         "h4": (failed["h4"], False), "h5": (failed["h5"], True)}
+        assert others == ["h0", "h2", "h3"]
+        found["h0"] = "written"
+    assert len(made) == 3  # one per group, once
+    failed["h2"] = ("c failing", True)
+    groups, _others = stopped.groups(hosts, failed, frozenset(), {"h5"})
+    assert stopped.outcomes(hosts, groups, lambda why, earlier: why, "key")["h2"] == failed["h2"]
