@@ -42,6 +42,7 @@ from engine.flow.include_item_stops import (
     may_stop_later_items,
     unsure_stop,
 )
+from engine.flow.outcomes import distinct
 from engine.flow.play_host_order import run_order_unknown
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
@@ -232,10 +233,14 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             heard.handlers += [handler for handler in runtime.handlers if handler not in heard.handlers]
         # a task that may fail (the plan cannot tell) under any_errors_fatal may stop the others too
         spreading = _may_fail(task) and failure_spread(play, task) is True and ignores_errors(task) is not True
-        if not task.handler and not failed and not spreading and not item_stops and \
-                not any(o.outcome == FAILS for o in outcomes.values()):
-            planned.hosts = outcomes  # the common case, without host-by-host work
-            blocks.note(task, outcomes)
+        if not failed and not spreading and not item_stops and (not task.handler or not includers) and \
+                not any(o.outcome == FAILS for o in distinct(outcomes)):
+            if task.handler:  # its notifications decide, asked once per hosts alike (none is stopped)
+                planned.hosts, answered = heard.handler_answers(task, hosts, outcomes, ENDED_HANDLER)
+                planned.repeats = heard.repeats if answered else planned.repeats
+            else:
+                planned.hosts = outcomes  # the common case, without host-by-host work
+            blocks.note(task, planned.hosts)
             _note_changes(plan, play_plan, planned, batches, signatures)
             heard.note(task, planned, item is not None)
             ended.reached(task, planned, batches)
