@@ -75,6 +75,9 @@ def test_grouped_outcomes_are_those_of_each_host() -> None:
     task = SimpleNamespace(name="t", path=None, line=1, handler=False)
     plays = [SimpleNamespace(name="p", hosts=hosts, tasks=[SimpleNamespace(**vars(task), hosts=one.hosts),
                                                           SimpleNamespace(**vars(task), hosts=mixed.hosts),
+                                                          SimpleNamespace(**vars(task), hosts=one.hosts),
+                                                          SimpleNamespace(**vars(task), hosts=dict.fromkeys(hosts[:9],
+                                                                                                            shared)),
                                                           SimpleNamespace(**vars(task), hosts=one.hosts)])]
     assert json.loads(json_text(plays)) == as_json(plays)
 
