@@ -377,7 +377,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
         if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task) or \
-                not ROLE_REASONS.isdisjoint(map(_REASON, planned.hosts.values())):
+                not ROLE_REASONS.isdisjoint(map(_REASON, distinct(planned.hosts))):  # each object once
             # a handler its when skips was reached (its register keeps the skipped result); a meta
             # action its when skips ended nothing
             reached = not ends_in_batch(planned.task)
