@@ -134,3 +134,32 @@ def test_stopped_hosts_outcomes_made_once_each_a_copy() -> None:
     failed["h2"] = ("c failing", True)
     groups, _others = stopped.groups(hosts, failed, frozenset(), {"h5"})
     assert stopped.outcomes(hosts, groups, lambda why, earlier: why, "key")["h2"] == failed["h2"]
+
+
+@pytest.mark.parametrize("handler", [False, True])
+@pytest.mark.parametrize("once", [None, True])
+def test_ended_hosts_outcomes_are_those_of_each_host(handler: bool, once: bool | None) -> None:
+    """After an ``end_host``, a task's outcomes are the hosts' own, what may have ended a host over
+    them, and what did over that, in the play's order, as asking each host gives them."""
+    from engine.flow.host_meta import ENDED_HANDLER, Ended
+
+    hosts = [f"h{n:02d}" for n in range(30)]
+    task = SimpleNamespace(handler=handler, effective=lambda name: SimpleNamespace(value=once))
+    runs, skipped = HostOutcome(RUNS), HostOutcome(SKIPPED, "no")
+    outcomes = {host: (runs, skipped)[n % 4 == 1] for n, host in enumerate(reversed(hosts)) if n % 7 != 3}
+    ended = Ended()
+    ended.certain = {host: HostOutcome(SKIPPED, f"ended {host}", True) for host in hosts[2:9:3] + ["elsewhere"]}
+    ended.maybe = {host: HostOutcome(DEPENDS, f"maybe {host}") for host in hosts[5:20:4]}
+    expected = {}
+    for host in hosts:  # host by host, as the plan asked before
+        if host not in outcomes and host not in ended.certain:
+            continue
+        if host in ended.certain:
+            expected[host] = ENDED_HANDLER if handler else ended.certain[host]
+        elif host in ended.maybe or (once and ended.maybe):
+            expected[host] = ended.maybe.get(host) or next(iter(ended.maybe.values()))
+        else:
+            expected[host] = outcomes[host]
+    found = ended.outcomes(task, outcomes, hosts)  # type: ignore[arg-type]
+    assert list(found.items()) == list(expected.items())
+    assert all(found[host] is expected[host] for host in found)
