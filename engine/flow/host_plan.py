@@ -431,6 +431,8 @@ def _through_includes(outcomes: dict[str, HostOutcome],
 
     if not hosts:
         return {}
+    if all(outcome.outcome == RUNS for included in includers for outcome in distinct(included)):
+        return dict(outcomes)  # the includes run wherever they are on the way: they leave every outcome
     first = hosts[0]  # most tasks: one object for every host, and one per include (or none)
     if all(map(is_, outcomes.values(), repeat(outcomes[first]))) and \
             all(all(map(is_, map(included.get, hosts), repeat(included.get(first)))) for included in includers):

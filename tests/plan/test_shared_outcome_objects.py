@@ -56,6 +56,19 @@ def test_outcomes_through_includes_alike_on_every_host(task: HostOutcome, includ
         assert len({id(outcome) for outcome in found.values()}) == 1
 
 
+def test_outcomes_through_includes_that_run_are_left() -> None:
+    """Includes that run wherever they are on the way (several objects, some hosts in none) leave
+    every outcome as deciding each host alone does."""
+    hosts = [f"h{n:03d}" for n in range(40)]
+    kinds = (HostOutcome(RUNS), HostOutcome(SKIPPED, "no"), HostOutcome(DEPENDS, "a fact"))
+    outcomes = {host: kinds[n % 3] for n, host in enumerate(hosts)}
+    includers = [{host: HostOutcome(RUNS) for host in hosts[::2]}, dict.fromkeys(hosts[5:], HostOutcome(RUNS))]
+    found = host_plan._through_includes(outcomes, includers)  # noqa: SLF001
+    assert list(found) == hosts
+    for host in hosts:
+        assert found[host] == _alone(outcomes[host], [included[host] for included in includers if host in included])
+
+
 def test_grouped_outcomes_are_those_of_each_host() -> None:
     """One object for every host, or several of which some say the same: the groups are the same as
     grouping host by host, in the order of each group's first host."""
