@@ -234,13 +234,14 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         # a task that may fail (the plan cannot tell) under any_errors_fatal may stop the others too
         spreading = _may_fail(task) and failure_spread(play, task) is True and ignores_errors(task) is not True
         if not failed and not spreading and not item_stops and (not task.handler or not includers) and \
-                not any(o.outcome == FAILS for o in distinct(outcomes)):
+                FAILS not in map(_KIND, (objects := list(distinct(outcomes)))):  # (objects: blocks.note's too)
             if task.handler:  # its notifications decide, asked once per hosts alike (none is stopped)
                 planned.hosts, answered = heard.handler_answers(task, hosts, outcomes, ENDED_HANDLER)
                 planned.repeats = heard.repeats if answered else planned.repeats
+                objects = None  # (its answers' objects: blocks.note finds them where it needs them)
             else:
                 planned.hosts = outcomes  # the common case, without host-by-host work
-            blocks.note(task, planned.hosts)
+            blocks.note(task, planned.hosts, objects)
             _note_changes(plan, play_plan, planned, batches, signatures)
             heard.note(task, planned, item is not None)
             ended.reached(task, planned, batches)
@@ -413,7 +414,7 @@ def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches
 
 
 _NONE_OUT: Mapping[str, bool | str] = {}
-_REASON = attrgetter("reason")
+_REASON, _KIND = attrgetter("reason"), attrgetter("outcome")
 
 
 def _through_includes(outcomes: dict[str, HostOutcome],
