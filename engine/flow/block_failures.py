@@ -13,7 +13,6 @@ the caller does not follow failures there.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.run_settings import play_strategy
@@ -59,8 +58,8 @@ class BlockFailures:
         """host -> (the failed task's path, the depth of the block rescuing it, -1 for none)."""
         self.alike: dict[tuple[int, int], tuple[tuple[Path, int], set[str]]] = {}
         """The hosts of :attr:`state` by their state (one object for the hosts that failed alike)."""
-        self.maybe: set[tuple[int, str]] = set()
-        """(block, host): a task of the block's ``block`` section may fail on the host."""
+        self.maybe: dict[int, set[str]] = {}
+        """block -> the hosts on which a task of the block's ``block`` section may fail."""
 
     def placed(self, task: Any) -> bool:
         return self.paths.get(id(task)) is not None
@@ -134,7 +133,7 @@ class BlockFailures:
         found = self.state.get(host)
         if found is not None and found[1] >= 0 and found[0][:found[1] + 1] == (*path[:inner], (path[inner][0], BLOCK)):
             return True
-        return None if (path[inner][0], host) in self.maybe else False
+        return None if host in self.maybe.get(path[inner][0], ()) else False
 
     def in_blocks(self, task: Any) -> bool:
         """Whether ``task`` is in the ``block`` section of a block (:meth:`may_fail` notes it)."""
@@ -142,10 +141,11 @@ class BlockFailures:
 
     def may_fail(self, hosts: Iterable[str], task: Any) -> None:
         """``task`` may fail on each of ``hosts`` (only the run knows): every block it is in the
-        ``block`` section of may run its rescue there. The blocks are looked up once for the hosts."""
+        ``block`` section of may run its rescue there. The blocks are looked up once for the hosts,
+        each block's hosts one set (no pair per block and host)."""
         blocks = [block for block, section in self.paths.get(id(task)) or () if section == BLOCK]
-        if blocks:
-            self.maybe.update(product(blocks, hosts))
+        for block in blocks:
+            self.maybe.setdefault(block, set()).update(hosts)
 
 
 def failure_spread(play: Play, task: Task) -> bool | None:

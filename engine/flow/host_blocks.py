@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import NORMAL, NOT_REACHED, BlockFailures, failure_spread, section_tasks
 from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
-from engine.flow.outcomes import distinct, hosts_of
+from engine.flow.outcomes import distinct, hosts_among, hosts_of
 from engine.flow.run_settings import ignores_errors
 
 if TYPE_CHECKING:
@@ -102,20 +102,22 @@ class PlayBlocks:
                 return None if rescued else (name, True)
         return name, not (ignored is None or id(task) in section_tasks(play)[1])
 
-    def note(self, task: Task, outcomes: Mapping[str, HostOutcome]) -> None:
+    def note(self, task: Task, outcomes: Mapping[str, HostOutcome], objects: list[HostOutcome] | None = None) -> None:
         """A task that may fail on a host (one the plan cannot tell, a failure not followed, or a
-        module that runs there: its own failure is the run's) may run the rescues around it there."""
+        module that runs there: its own failure is the run's) may run the rescues around it there.
+        ``objects``: those of ``outcomes`` (:func:`distinct`) where the caller has them."""
         from engine.variables.task_kinds import fails_on_its_own
 
         if not self.failures.in_blocks(task):
             return  # in no block's ``block`` section: no rescue to run
-        objects = distinct(outcomes)  # asked once per outcome object the hosts share, not per host
+        if objects is None:  # asked once per outcome object the hosts share, not per host
+            objects = list(distinct(outcomes))
         # whether a run of it may fail on its own: asked once, where it runs
         own = any(outcome.outcome == RUNS for outcome in objects) and fails_on_its_own(task) and \
             ignores_errors(task) is not True
         chosen = [outcome for outcome in objects if outcome.outcome == DEPENDS or outcome.outcome == RUNS and own]
         failed = [outcome for outcome in objects if outcome.outcome == FAILS]
-        failing = hosts_of(outcomes, chosen) if not failed else \
+        failing = hosts_among(outcomes, objects, chosen) if not failed else \
             [host for host in hosts_of(outcomes, chosen + failed)
              if outcomes[host].outcome != FAILS or host not in self.followed]
         self.failures.may_fail(failing, task)  # the task's blocks looked up once, not per host

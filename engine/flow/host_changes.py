@@ -6,6 +6,8 @@ notifies runs only where it reports one (engine.flow.host_handlers)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome, task_outcomes
@@ -24,8 +26,11 @@ def change_reports(plan: Plan, play_plan: PlayPlan, task: Task, outcomes: Mappin
                    signatures: dict[tuple[Any, ...], tuple[Any, ...]]) -> dict[str, bool | None]:
     """On each host where ``task`` runs or may: True when it is certain to report a change, False
     when certain not to (or not to run), None when only the run knows."""
-    kinds = {id(outcome): outcome.outcome for outcome in distinct(outcomes)}  # (a host without one: skipped)
-    hosts = [host for host in play_plan.hosts if kinds.get(id(outcomes.get(host.name))) in (RUNS, DEPENDS)]
+    objects = list(distinct(outcomes))
+    running = {id(outcome) for outcome in objects if outcome.outcome in (RUNS, DEPENDS)}  # (none: skipped)
+    # the play's hosts whose outcome is one of those, without a step of Python per host
+    asked = map(outcomes.get, map(_NAME, play_plan.hosts))
+    hosts = list(compress(play_plan.hosts, map(running.__contains__, map(id, asked))))
     if not hosts:
         return {}
     data = task.data if isinstance(task.data, Mapping) else {}
@@ -33,8 +38,9 @@ def change_reports(plan: Plan, play_plan: PlayPlan, task: Task, outcomes: Mappin
     once = getattr(task.effective("run_once"), "value", None) not in (None, False)
     if changed_when is None or once:  # a run_once result is given to the batch's hosts: the run's to follow
         known = _action_changes(plan, task, data) if changed_when is None else None
-        return {host.name: known if known is not True or outcomes[host.name].outcome == RUNS else None
-                for host in hosts}
+        said = {id(outcome): known if known is not True or outcome.outcome == RUNS else None for outcome in objects}
+        names = list(map(_NAME, hosts))
+        return dict(zip(names, map(said.__getitem__, map(id, map(outcomes.__getitem__, names))), strict=True))
     values = changed_when if isinstance(changed_when, list) else [changed_when]
     if _reads_own(task, values):  # evaluated after the action: with what it set, as the values have it
         return {host.name: _followed_change(plan, play_plan, host, task) if outcomes[host.name].outcome == RUNS
@@ -43,6 +49,9 @@ def change_reports(plan: Plan, play_plan: PlayPlan, task: Task, outcomes: Mappin
                             batches, signatures, hosts)
     return {name: False if outcome.outcome == SKIPPED else True if outcome.outcome == RUNS and
             outcomes[name].outcome == RUNS else None for name, outcome in checked.items()}
+
+
+_NAME = attrgetter("name")
 
 
 def _action_changes(plan: Plan, task: Task, data: Mapping[str, Any]) -> bool | None:

@@ -147,6 +147,30 @@ class Notifications:
 
         return answer
 
+    def handler_answers(self, handler: Task, hosts: list[str], outcomes: Mapping[str, HostOutcome],
+                        kept: HostOutcome) -> tuple[dict[str, HostOutcome], bool]:
+        """:meth:`handler_outcomes` of each of ``hosts`` (in their order) with its outcome of
+        ``outcomes``, a host whose outcome is ``kept`` keeping it; and whether any host was asked.
+        What an answer reads of a host (its outcome, whether its notifications wait, the notifiers'
+        outcomes and changes on it) is read for all the hosts without a step of Python per host,
+        and each combination is asked once, of one of its hosts; a templated ``notify``, which
+        each host renders, asks host by host."""
+        answer = self.handler_outcomes(handler)
+        given = list(map(outcomes.__getitem__, hosts))
+        if any(is_template(name) for name in self.flushing):
+            found = [outcome if outcome is kept else answer(host, outcome) for host, outcome in zip(hosts, given,
+                                                                                                    strict=True)]
+            return dict(zip(hosts, found, strict=True)), any(outcome is not kept for outcome in given)
+        notifiers, _looped = self._notifiers(handler)
+        waiting = self.flush[1] if self.flush is not None else {}
+        columns = [map(id, given), map(id, map(waiting.get, hosts)),
+                   *(column for p in notifiers for column in (map(id, map(p.hosts.get, hosts)),
+                                                               map(p.changes.get, hosts)))]
+        keys = list(zip(*columns, strict=True))  # (the objects whose ids these are are alive)
+        asked = {key: given[at] if given[at] is kept else answer(hosts[at], given[at])
+                 for key, at in dict(zip(keys, range(len(hosts)), strict=True)).items()}
+        return dict(zip(hosts, map(asked.__getitem__, keys), strict=True)), any(key[0] != id(kept) for key in asked)
+
     def _waiting(self, host: str) -> HostOutcome:
         assert self.flush is not None
         flush, waiting = self.flush[0], self.flush[1][host]

@@ -112,16 +112,15 @@ class Ended:
         if not self.certain and not self.maybe:
             return outcomes
         once = getattr(task.effective("run_once"), "value", None) not in (None, False)
-        found = {}
-        for host in (host for host in hosts if host in outcomes or host in self.certain):
-            if task.handler and host in self.certain:
-                found[host] = ENDED_HANDLER
-            elif host in self.certain:
-                found[host] = self.certain[host]
-            elif host in self.maybe or (once and self.maybe):
-                found[host] = self.maybe.get(host) or next(iter(self.maybe.values()))
-            else:
-                found[host] = outcomes[host]
+        # in the order of ``hosts``: the task's outcome, over it what may have ended the host, over
+        # that what did; a step of Python per ended host, not per host of the play
+        order = list(filter((outcomes.keys() | self.certain.keys()).__contains__, hosts))
+        found = dict(zip(order, map(outcomes.get, order), strict=True))
+        if once and self.maybe:
+            found.update(dict.fromkeys(order, next(iter(self.maybe.values()))))
+        found.update((host, outcome) for host, outcome in self.maybe.items() if host in found)
+        found.update((host, ENDED_HANDLER if task.handler else outcome) for host, outcome in self.certain.items()
+                     if host in found)
         return found
 
 

@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from contextlib import nullcontext
 from dataclasses import replace
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_names import block_name_templated
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     from engine.inventory.data import Host
     from engine.loading.model import Task
 
+_NAME = attrgetter("name")
 _RUNS = HostOutcome(RUNS)  # shared: most tasks run everywhere, and a plan may hold a million outcomes
 
 
@@ -59,14 +61,17 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     :class:`_SharedOutcomes`); ``removed``: the hosts out of ``ansible_play_hosts`` by then."""
     share_setters(plan)  # what the tasks before set, followed class by class (engine.variables.setter_classes)
     chosen = play_plan.hosts if hosts is None else hosts
-    running = {host.name for host in chosen}
-    batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
-    once_on, once_known = run_once_hosts(play_plan, task, batches)
+    log, replay = getattr(plan, "outcome_log", None), getattr(plan, "outcome_replay", None)
+    # the batches of the hosts asked (a failed host is out), where they are read: by a task run once
+    # per batch and by the outcome log (most tasks: not made, each as long as the batch)
+    if log or replay or task.action in ONCE_PER_BATCH or getattr(task.effective("run_once"), "value", None) is not None:
+        running = set(map(_NAME, chosen))  # (no step of Python per host: a fleet's thousands, at every task)
+        batches = [list(filter(running.__contains__, batch)) for batch in batches]
+    once_on, once_known = run_once_hosts(play_plan, task, batches)  # (reads no batch of other tasks)
     if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
             check_mode(plan, task) is False and not (isinstance(task.data, Mapping) and "failed_when" in task.data) \
             and not block_name_templated(task) and not templated_arguments(task) and not _may_fail_on_files(task):
-        return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
-    log, replay = getattr(plan, "outcome_log", None), getattr(plan, "outcome_replay", None)
+        return dict.fromkeys(map(_NAME, chosen), _RUNS)  # most tasks: no host-by-host work
     question = asked([host.name for host in chosen], batches, conditions) \
         if (log or replay) and not include_loop_names(play_plan.play, task) else None
     taken = replay.answer(plan, task, question) if replay is not None and question is not None else None

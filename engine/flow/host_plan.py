@@ -17,7 +17,8 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import failure_spread, section_tasks
@@ -41,6 +42,7 @@ from engine.flow.include_item_stops import (
     may_stop_later_items,
     unsure_stop,
 )
+from engine.flow.outcomes import distinct
 from engine.flow.play_host_order import run_order_unknown
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
@@ -231,10 +233,15 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             heard.handlers += [handler for handler in runtime.handlers if handler not in heard.handlers]
         # a task that may fail (the plan cannot tell) under any_errors_fatal may stop the others too
         spreading = _may_fail(task) and failure_spread(play, task) is True and ignores_errors(task) is not True
-        if not task.handler and not failed and not spreading and not item_stops and \
-                not any(o.outcome == FAILS for o in outcomes.values()):
-            planned.hosts = outcomes  # the common case, without host-by-host work
-            blocks.note(task, outcomes)
+        if not failed and not spreading and not item_stops and (not task.handler or not includers) and \
+                FAILS not in map(_KIND, (objects := list(distinct(outcomes)))):  # (objects: blocks.note's too)
+            if task.handler:  # its notifications decide, asked once per hosts alike (none is stopped)
+                planned.hosts, answered = heard.handler_answers(task, hosts, outcomes, ENDED_HANDLER)
+                planned.repeats = heard.repeats if answered else planned.repeats
+                objects = None  # (its answers' objects: blocks.note finds them where it needs them)
+            else:
+                planned.hosts = outcomes  # the common case, without host-by-host work
+            blocks.note(task, planned.hosts, objects)
             _note_changes(plan, play_plan, planned, batches, signatures)
             heard.note(task, planned, item is not None)
             ended.reached(task, planned, batches)
@@ -263,10 +270,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if forced is None:
                 forced = [force_handlers(plan, play)]
             groups, planning = stopped.groups(hosts, failed, blocks.resuming, before)
-            planned.hosts = dict.fromkeys(hosts)  # in the play's order
+            planned.hosts = stopped.outcomes(  # in the play's order
+                hosts, groups, partial(_stopped_alike, task.handler, forced[0]), (task.handler, forced[0]))
             for (why, earlier), members in groups.items():
-                planned.hosts.update(dict.fromkeys(members, _after_failure(task.handler, why,
-                                                                           False if earlier else forced[0])))
                 if task.handler and forced[0] is True and why[1] and not earlier and heard.flush is None \
                         and not includers:  # force_handlers: the section's flush runs in an always
                     planned.hosts.update(forced_handler(members))
@@ -361,8 +367,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     # an ended host is out of its own batch only: the next batch starts with the play's hosts less the failed ones
     out_in_play = (frozenset(h for h, why in failed.items() if why[1] and h not in before),
                    frozenset(h for h, why in failed.items() if not why[1] and h not in before))
+    # one settled object for the tasks that shared one (the hosts removed alike): what it made for one is theirs
+    settled = {id(removed): replace(removed, settled=(*out_before, *out_in_play)) for removed in removed_at.values()}
     play_plan.removed_at = {  # type: ignore[attr-defined] - read by engine.variables.report
-        key: replace(removed, settled=(*out_before, *out_in_play)) for key, removed in removed_at.items()}
+        key: settled[id(removed)] for key, removed in removed_at.items()}
     # where each handler (flush point by flush point), each task delegating its facts, each
     # end_batch or end_play and each task of a role an equal use of which ran before runs: True,
     # False, or why only the run knows
@@ -370,7 +378,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
         if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task) or \
-                not ROLE_REASONS.isdisjoint(map(_REASON, planned.hosts.values())):
+                not ROLE_REASONS.isdisjoint(map(_REASON, distinct(planned.hosts))):  # each object once
             # a handler its when skips was reached (its register keeps the skipped result); a meta
             # action its when skips ended nothing
             reached = not ends_in_batch(planned.task)
@@ -406,7 +414,7 @@ def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches
 
 
 _NONE_OUT: Mapping[str, bool | str] = {}
-_REASON = attrgetter("reason")
+_REASON, _KIND = attrgetter("reason"), attrgetter("outcome")
 
 
 def _through_includes(outcomes: dict[str, HostOutcome],
@@ -414,20 +422,29 @@ def _through_includes(outcomes: dict[str, HostOutcome],
     """``outcomes`` as the includes on the way decide them: where one is skipped (``run_once``
     on another host too) the run never loads the task, so says nothing of it; where one
     depends, so does the task."""
-    found = dict(outcomes)
-    # hosts share outcome objects: each combination of the task's and its includes' is decided once
-    decided: dict[tuple[int, ...], HostOutcome | None] = {}
-    for host, outcome in outcomes.items():
-        if outcome.unreported:
-            continue
-        states = [included[host] for included in includers if host in included]
-        key = (id(outcome), *map(id, states))
-        if key not in decided:
-            decided[key] = _through(outcome, states)
-        changed = decided[key]
-        if changed is not None:
-            found[host] = changed
-    return found
+    hosts = list(outcomes)
+
+    def decided(host: str) -> HostOutcome:
+        outcome = outcomes[host]
+        changed = None if outcome.unreported else \
+            _through(outcome, [included[host] for included in includers if host in included])
+        return outcome if changed is None else changed
+
+    if not hosts:
+        return {}
+    if all(outcome.outcome == RUNS for included in includers for outcome in distinct(included)):
+        return dict(outcomes)  # the includes run wherever they are on the way: they leave every outcome
+    first = hosts[0]  # most tasks: one object for every host, and one per include (or none)
+    if all(map(is_, outcomes.values(), repeat(outcomes[first]))) and \
+            all(all(map(is_, map(included.get, hosts), repeat(included.get(first)))) for included in includers):
+        return dict.fromkeys(hosts, decided(first))
+    # hosts share outcome objects: each combination of the task's and its includes' objects (None
+    # where an include holds no such host) is decided once, on one of its hosts, and the hosts are
+    # then given their combination's outcome without a step of Python per host
+    keys = list(zip(map(id, outcomes.values()), *(map(id, map(included.get, hosts)) for included in includers),
+                    strict=True))
+    combinations = {key: decided(host) for key, host in dict(zip(keys, hosts, strict=True)).items()}
+    return dict(zip(hosts, map(combinations.__getitem__, keys), strict=True))  # (the ids of objects alive)
 
 
 def _through(outcome: HostOutcome, states: list[HostOutcome]) -> HostOutcome | None:
@@ -508,6 +525,11 @@ def _may_fail(task: Task) -> bool:
     from engine.loading import keywords as kw
 
     return task.action in kw.FAIL | kw.ASSERT or isinstance(task.data, Mapping) and "failed_when" in task.data
+
+
+def _stopped_alike(handler: bool, forced: bool | None, failure: tuple[str, bool], earlier: bool) -> HostOutcome:
+    """:func:`_after_failure` of the hosts ``failure`` stopped (``earlier``: before the play)."""
+    return _after_failure(handler, failure, False if earlier else forced)
 
 
 @lru_cache(maxsize=4096)

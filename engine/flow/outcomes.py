@@ -40,3 +40,12 @@ def hosts_of(outcomes: Mapping[str, HostOutcome], chosen: Iterable[HostOutcome])
     pass that asks no Python code per host (a task of a fleet asks it for each of a few objects)."""
     idents = {id(outcome) for outcome in chosen}
     return list(compress(outcomes, map(idents.__contains__, map(id, outcomes.values()))))
+
+
+def hosts_among(outcomes: Mapping[str, HostOutcome], objects: list[HostOutcome],
+                chosen: list[HostOutcome]) -> Iterable[str]:
+    """:func:`hosts_of` where ``objects`` are those of ``outcomes`` (:func:`distinct`) and ``chosen``
+    some of them: every host, without a pass over them, when ``chosen`` are all; none when none."""
+    if len(chosen) == len(objects):
+        return outcomes.keys()
+    return hosts_of(outcomes, chosen) if chosen else ()

@@ -24,21 +24,38 @@ class RemovedHosts:
     failed again in each batch): a host of an earlier batch is out by then if the play failed it
     anywhere (one a meta action ended is back), one of a later batch only if it was out before the
     play."""
-    _made: dict[tuple[str, int, int], tuple[Any, tuple[Any, str | None]]] = field(
+    _made: dict[tuple[str, int, type, tuple[Any, ...]], tuple[Any, tuple[Any, str | None]]] = field(
         default_factory=dict, init=False, compare=False, repr=False)
-    """What :meth:`value` gave, per list, list object and batch: every host of a batch reads the same
-    list, so each is made once per batch, not once per host (thousands of hosts, each list as long)."""
+    """What :meth:`value` gave, per list, batch and the list's items: every host of a batch reads the
+    same list, so each is made once per batch, not once per host (thousands of hosts, each list as
+    long); a task's values make their lists anew, so one made for an earlier task with the same
+    items (the hosts removed being the same while this object is) is that task's too."""
+    _last: dict[tuple[str, int], tuple[Any, tuple[Any, str | None]]] = field(
+        default_factory=dict, init=False, compare=False, repr=False)
+    """The last list object given per list and batch, with its answer (the hosts of one task ask
+    with one list object): no key made of its items."""
 
     def value(self, name: str, value: Any, host: str) -> tuple[Any, str | None]:
         """The list ``name`` holds on ``host`` now (its static ``value`` less the removed hosts),
         or why only the run knows it."""
         if name not in PLAY_LISTS or not isinstance(value, list):
             return value, None
-        key = (name, id(value), self._batch_of.get(host, -1))
+        if not (self.certain or self.maybe) and (name != "ansible_play_hosts" or len(self.batches) < 2 or
+                                                 self.settled is None):
+            return value, None  # nothing removed: the list itself (:meth:`_value`)
+        batch = self._batch_of.get(host, -1)
+        last = self._last.get((name, batch))
+        if last is not None and last[0] is value:
+            return last[1]
+        # its items decide the answer (host names: equal ones are alike), and its type what the caller makes of it
+        key = (name, batch, type(value), tuple(value))
         made = self._made.get(key)
-        if made is None or made[0] is not value:
+        if made is None:
             made = self._made[key] = (value, self._value(name, value, host))
-        return made[1]
+        less, reason = made[1]
+        found = (value if less is made[0] else less, reason)  # an unchanged list: the one asked with
+        self._last[(name, batch)] = (value, found)
+        return found
 
     @cached_property
     def _batch_of(self) -> dict[str, int]:

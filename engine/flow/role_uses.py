@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, distinct
+from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, distinct, hosts_among
 from engine.loading.keywords import META
 
 if TYPE_CHECKING:
@@ -49,13 +49,13 @@ class RoleUses:
         if task.role is None or task.action in META:  # the strategy runs a meta task itself: no result
             return
         key = self.runs.key(task.role)
-        kinds = {id(outcome): outcome.outcome for outcome in distinct(outcomes)}
-        ran = [host for host, outcome in outcomes.items() if kinds[id(outcome)] in (RUNS, FAILS)]
-        if ran:
-            self.runs.had_task_run.setdefault(key, set()).update(ran)  # (RoleRuns.task_done, host by host)
-        maybe = [host for host, outcome in outcomes.items() if kinds[id(outcome)] == DEPENDS]
+        objects = list(distinct(outcomes))  # each object the hosts share asked once
+        ran = [outcome for outcome in objects if outcome.outcome in (RUNS, FAILS)]
+        if ran:  # (RoleRuns.task_done, host by host)
+            self.runs.had_task_run.setdefault(key, set()).update(hosts_among(outcomes, objects, ran))
+        maybe = [outcome for outcome in objects if outcome.outcome == DEPENDS]
         if maybe:
-            self.maybe_had.setdefault(key, set()).update(maybe)
+            self.maybe_had.setdefault(key, set()).update(hosts_among(outcomes, objects, maybe))
 
     def passed(self, task: Task, hosts: list[str]) -> None:
         """An implicit task reached: a role's ``role_complete`` marks it run where a task of it ran."""

@@ -5,7 +5,7 @@ these are worked out again only when the stopped hosts changed, not per task and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.removed_hosts import RemovedHosts
@@ -21,6 +21,7 @@ class StoppedHosts:
         self._state: tuple[Any, ...] | None = None
         self._views: tuple[list[Host], dict[str, bool | str], RemovedHosts] | None = None
         self._groups: tuple[Any, ...] | None = None
+        self._outcomes: dict[Any, tuple[Any, dict[str, Any]]] = {}
 
     def views(self, hosts: list[Host], failed: Mapping[str, tuple[str, bool]], resuming: frozenset[str],
               certain: Mapping[str, Any], maybe: Mapping[str, Any],
@@ -55,3 +56,16 @@ class StoppedHosts:
         others = [host for host in names if host not in failed or host in resuming]
         self._groups = (state, (found, others))
         return found, others
+
+    def outcomes(self, names: list[str], groups: dict[tuple[tuple[str, bool], bool], list[str]],
+                 stopped: Callable[[tuple[str, bool], bool], Any], key: Any) -> dict[str, Any]:
+        """A task's outcomes by host, in the order of ``names``: each host of ``groups`` (:meth:`groups`)
+        as ``stopped`` gives its group (a failure and whether before the play), the others None. A
+        copy of one made once while the groups and ``key`` (what ``stopped`` reads) stay the same."""
+        kept = self._outcomes.get(key)
+        if kept is None or kept[0] is not groups:
+            made: dict[str, Any] = dict.fromkeys(names)
+            for (why, earlier), members in groups.items():
+                made.update(dict.fromkeys(members, stopped(why, earlier)))
+            kept = self._outcomes[key] = (groups, made)
+        return dict(kept[1])

@@ -149,18 +149,25 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
     """The task's hosts grouped by outcome and reason (both exactly as each host has them), each
     group in the order its first host comes, its hosts in the play's order: the plan tells each
     outcome once, not once per host (a fleet's hosts mostly share a few)."""
-    from engine.flow.outcomes import distinct, hosts_of
+    from itertools import compress, repeat
+    from operator import is_
 
-    kinds: dict[tuple[str, str], list[Any]] = {}  # the objects of each outcome and reason, told once
-    for outcome in distinct(task.hosts):
-        kinds.setdefault((outcome.outcome, outcome.reason), []).append(outcome)
+    outcomes = task.hosts
+    first = next(iter(outcomes.values()), None)
+    if first is None or all(map(is_, outcomes.values(), repeat(first))):  # most tasks: one object for every host
+        return [] if first is None else [(first.outcome, first.reason, list(outcomes))]
+    idents = list(map(id, outcomes.values()))  # read once for every pass below
+    kinds: dict[tuple[str, str], set[int]] = {}  # the objects of each outcome and reason, told once
+    for ident, outcome in dict(zip(idents, outcomes.values(), strict=True)).items():  # in their first host's order
+        kinds.setdefault((outcome.outcome, outcome.reason), set()).add(ident)
     if len(kinds) == 1:
-        return [(kind, reason, list(task.hosts)) for kind, reason in kinds]
+        return [(kind, reason, list(outcomes)) for kind, reason in kinds]
     if len(kinds) <= _PASSES:  # a pass over the hosts per group
-        return [(kind, reason, hosts_of(task.hosts, objects)) for (kind, reason), objects in kinds.items()]
+        return [(kind, reason, list(compress(outcomes, map(objects.__contains__, idents))))
+                for (kind, reason), objects in kinds.items()]
     groups: dict[tuple[str, str], list[str]] = {}
     by_object: dict[int, list[str]] = {}  # most hosts share one outcome object: one lookup of its group
-    for host, outcome in task.hosts.items():
+    for host, outcome in outcomes.items():
         hosts = by_object.get(id(outcome))
         if hosts is None:
             hosts = by_object[id(outcome)] = groups.setdefault((outcome.outcome, outcome.reason), [])
@@ -194,7 +201,7 @@ def json_text(plays: list[Any]) -> str:
     """:func:`as_json` as text, each task on a line of its own, written piece by piece: a plan of
     a thousand hosts holds a million outcomes, told once per group of hosts."""
     lines = [f'{{"version": {JSON_VERSION}, "plays": [']
-    written: dict[tuple[str, ...], str] = {}  # a list of hosts as text, once: most tasks list the same few
+    written: dict[Any, Any] = {}  # a list of hosts as text, once: most tasks list the same few
     for index, play in enumerate(plays):
         lines.append(json.dumps({"play": play.name, "hosts": play.hosts, **_order(play)})[:-1] + ', "tasks": [')
         tasks = []
@@ -210,11 +217,17 @@ def json_text(plays: list[Any]) -> str:
     return "\n".join(lines)
 
 
-def _listed(hosts: list[str], written: dict[tuple[str, ...], str]) -> str:
+def _listed(hosts: list[str], written: dict[Any, Any]) -> str:
+    """``hosts`` as JSON, each list written once: the one before is compared first (most tasks of a
+    play list its hosts, in its order), then each list written so far."""
+    last = written.get(None)
+    if last is not None and last[0] == hosts:
+        return last[1]  # type: ignore[no-any-return]
     key = tuple(hosts)
     found = written.get(key)
     if found is None:
         found = written[key] = json.dumps(hosts)
+    written[None] = (hosts, found)
     return found
 
 

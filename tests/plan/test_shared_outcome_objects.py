@@ -39,6 +39,36 @@ def test_outcomes_through_includes_once_per_combination(monkeypatch: pytest.Monk
     assert {found[host].outcome for host in hosts} == {RUNS, SKIPPED, DEPENDS}
 
 
+@pytest.mark.parametrize("include", [HostOutcome(RUNS), HostOutcome(SKIPPED, "its when"),
+                                     HostOutcome(DEPENDS, "a fact")])
+@pytest.mark.parametrize("task", [HostOutcome(RUNS), HostOutcome(SKIPPED, "no"), HostOutcome(SKIPPED, "tags", True)])
+def test_outcomes_through_includes_alike_on_every_host(task: HostOutcome, include: HostOutcome) -> None:
+    """One object for every host and one for each include's hosts (or an include holding none of
+    them): decided once, every host given what deciding it alone gives."""
+    hosts = [f"h{n:03d}" for n in range(40)]
+    outcomes = dict.fromkeys(hosts, task)
+    for includers in ([dict.fromkeys(hosts, include)], [dict.fromkeys(hosts, include), {"other": include}], []):
+        found = host_plan._through_includes(outcomes, includers)  # noqa: SLF001
+        assert list(found) == hosts
+        for host in hosts:
+            states = [included[host] for included in includers if host in included]
+            assert found[host] == (task if task.unreported else _alone(task, states))
+        assert len({id(outcome) for outcome in found.values()}) == 1
+
+
+def test_outcomes_through_includes_that_run_are_left() -> None:
+    """Includes that run wherever they are on the way (several objects, some hosts in none) leave
+    every outcome as deciding each host alone does."""
+    hosts = [f"h{n:03d}" for n in range(40)]
+    kinds = (HostOutcome(RUNS), HostOutcome(SKIPPED, "no"), HostOutcome(DEPENDS, "a fact"))
+    outcomes = {host: kinds[n % 3] for n, host in enumerate(hosts)}
+    includers = [{host: HostOutcome(RUNS) for host in hosts[::2]}, dict.fromkeys(hosts[5:], HostOutcome(RUNS))]
+    found = host_plan._through_includes(outcomes, includers)  # noqa: SLF001
+    assert list(found) == hosts
+    for host in hosts:
+        assert found[host] == _alone(outcomes[host], [included[host] for included in includers if host in included])
+
+
 def test_grouped_outcomes_are_those_of_each_host() -> None:
     """One object for every host, or several of which some say the same: the groups are the same as
     grouping host by host, in the order of each group's first host."""
@@ -58,5 +88,91 @@ def test_grouped_outcomes_are_those_of_each_host() -> None:
     task = SimpleNamespace(name="t", path=None, line=1, handler=False)
     plays = [SimpleNamespace(name="p", hosts=hosts, tasks=[SimpleNamespace(**vars(task), hosts=one.hosts),
                                                           SimpleNamespace(**vars(task), hosts=mixed.hosts),
+                                                          SimpleNamespace(**vars(task), hosts=one.hosts),
+                                                          SimpleNamespace(**vars(task), hosts=dict.fromkeys(hosts[:9],
+                                                                                                            shared)),
                                                           SimpleNamespace(**vars(task), hosts=one.hosts)])]
     assert json.loads(json_text(plays)) == as_json(plays)
+
+
+def test_play_lists_less_removed_once_per_batch_and_items(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every host of a batch reads the same list, and each task's values make it anew: the hosts
+    removed are taken out once per batch and items, not once per host and task, and each host gets
+    what taking them out for it alone gives (the list it asked with where none is removed)."""
+    from engine.flow.removed_hosts import RemovedHosts
+    from engine.values import RunOrdered
+
+    hosts = [f"h{n:03d}" for n in range(300)]
+    batches = (tuple(hosts[:150]), tuple(hosts[150:]))
+    removed = RemovedHosts(frozenset({"h001", "h200"}), frozenset(), batches)
+    asked = []
+    original = RemovedHosts._value  # noqa: SLF001
+    monkeypatch.setattr(RemovedHosts, "_value", lambda *args: asked.append(args[1:3]) or original(*args))
+    for _task in range(4):
+        lists = {"ansible_play_batch": [list(batch) for batch in batches], "ansible_play_hosts": [hosts, hosts],
+                 "play_hosts": [RunOrdered(batch) for batch in batches]}
+        for name, values in lists.items():
+            for host in hosts:
+                value = values[host >= "h150"]
+                found = removed.value(name, value, host)
+                assert found == original(RemovedHosts(removed.certain, removed.maybe, batches), name, value, host)
+                if name != "ansible_play_hosts":  # (that one: the other batch's removals are the run's)
+                    assert found[0] == [item for item in value if item not in removed.certain]
+    assert len(asked) == 3 * 2  # once per list and batch
+    untouched = RemovedHosts(frozenset(), frozenset(), batches)
+    value = list(batches[0])
+    assert untouched.value("ansible_play_batch", value, "h003")[0] is value
+    settled = RemovedHosts(frozenset(), frozenset(), batches, (frozenset(), frozenset(), frozenset({"h002"}),
+                                                               frozenset()))
+    assert settled.value("ansible_play_hosts", hosts, "h160")[0] == [host for host in hosts if host != "h002"]
+    assert settled.value("ansible_play_hosts", list(hosts), "h003")[0] == hosts
+
+
+def test_stopped_hosts_outcomes_made_once_each_a_copy() -> None:
+    """The outcomes of the hosts a failure stopped are made once while the stopped hosts stay the
+    same; each task gets a dict of its own (the plan writes the other hosts' into it)."""
+    from engine.flow.stopped_hosts import StoppedHosts
+
+    hosts = [f"h{n}" for n in range(6)]
+    failed = {"h1": ("a failing", True), "h4": ("b failing", False), "h5": ("a failing", True)}
+    stopped, made = StoppedHosts(), []
+    for _task in range(3):
+        groups, others = stopped.groups(hosts, failed, frozenset(), {"h5"})
+        found = stopped.outcomes(hosts, groups, lambda why, earlier: made.append(why) or (why, earlier), "key")
+        assert found == {"h0": None, "h1": (failed["h1"], False), "h2": None, "h3": None,
+                         "h4": (failed["h4"], False), "h5": (failed["h5"], True)}
+        assert others == ["h0", "h2", "h3"]
+        found["h0"] = "written"
+    assert len(made) == 3  # one per group, once
+    failed["h2"] = ("c failing", True)
+    groups, _others = stopped.groups(hosts, failed, frozenset(), {"h5"})
+    assert stopped.outcomes(hosts, groups, lambda why, earlier: why, "key")["h2"] == failed["h2"]
+
+
+@pytest.mark.parametrize("handler", [False, True])
+@pytest.mark.parametrize("once", [None, True])
+def test_ended_hosts_outcomes_are_those_of_each_host(handler: bool, once: bool | None) -> None:
+    """After an ``end_host``, a task's outcomes are the hosts' own, what may have ended a host over
+    them, and what did over that, in the play's order, as asking each host gives them."""
+    from engine.flow.host_meta import ENDED_HANDLER, Ended
+
+    hosts = [f"h{n:02d}" for n in range(30)]
+    task = SimpleNamespace(handler=handler, effective=lambda name: SimpleNamespace(value=once))
+    runs, skipped = HostOutcome(RUNS), HostOutcome(SKIPPED, "no")
+    outcomes = {host: (runs, skipped)[n % 4 == 1] for n, host in enumerate(reversed(hosts)) if n % 7 != 3}
+    ended = Ended()
+    ended.certain = {host: HostOutcome(SKIPPED, f"ended {host}", True) for host in hosts[2:9:3] + ["elsewhere"]}
+    ended.maybe = {host: HostOutcome(DEPENDS, f"maybe {host}") for host in hosts[5:20:4]}
+    expected = {}
+    for host in hosts:  # host by host, as the plan asked before
+        if host not in outcomes and host not in ended.certain:
+            continue
+        if host in ended.certain:
+            expected[host] = ENDED_HANDLER if handler else ended.certain[host]
+        elif host in ended.maybe or (once and ended.maybe):
+            expected[host] = ended.maybe.get(host) or next(iter(ended.maybe.values()))
+        else:
+            expected[host] = outcomes[host]
+    found = ended.outcomes(task, outcomes, hosts)  # type: ignore[arg-type]
+    assert list(found.items()) == list(expected.items())
+    assert all(found[host] is expected[host] for host in found)
