@@ -525,16 +525,20 @@ def _plays_in(plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[bool, ...]:
     from engine.variables.host_facts import plays_before
     from engine.variables.setters import host_names
 
-    plays = plays_before(plan, play_plan, True)
     every = getattr(plan, "plays", None)
     if not isinstance(every, list):  # (the editor's plan of one play)
-        return tuple(host.name in host_names(earlier) for earlier in plays)
+        return tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
     kept = plan.__dict__.get("plays in")
     if kept is None or kept[0] is not every or kept[1] != len(every):
-        kept = plan.__dict__["plays in"] = (every, len(every), {})
+        kept = plan.__dict__["plays in"] = (every, len(every), {}, {})
+    count = kept[3].get(id(play_plan))  # how many of the plan's plays are so far at this play, once per play
+    if count is None:
+        plays = plays_before(plan, play_plan, True)
+        count = kept[3][id(play_plan)] = len(plays) if plays and len(plays) <= len(every) and \
+            every[len(plays) - 1] is plays[-1] else -1
+    if count < 0:
+        return tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
     found = kept[2].get(host.name)
     if found is None:
         found = kept[2][host.name] = tuple(host.name in host_names(each) for each in every)
-    if plays and len(plays) <= len(found) and every[len(plays) - 1] is plays[-1]:  # a part of the plan's plays
-        return found[:len(plays)]
-    return tuple(host.name in host_names(earlier) for earlier in plays)
+    return found[:count]
