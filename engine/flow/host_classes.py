@@ -72,9 +72,10 @@ def _classes(signatures: dict[Any, Any], table: dict[str, tuple[Any, ...]], play
     if plays is not None:
         many = getattr(plays, "many", None)
         keys = list(zip(keys, many(hosts, names) if many is not None else map(plays, hosts), strict=True))
-    index = {key: at for at, key in enumerate(dict.fromkeys(keys))}  # each class by its first host's place
+    # each class's first host (the place of each key's first host: the last written of the keys reversed)
+    firsts = sorted(dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True)).values())
+    index = {keys[at]: number for number, at in enumerate(firsts)}  # the classes in their first hosts' order
     member_of = list(map(index.__getitem__, keys))
-    firsts = [keys.index(key) for key in index]
     kept[asked] = found = (firsts, member_of)
     return found
 
