@@ -154,7 +154,9 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
     from engine.variables.host_runtime import followed_memo
 
     memo = followed_memo(play_plan)
-    key = ("walk classes read", id(task), names, len(follower.order_of(play_plan.play).tasks))
+    # (the same for the tasks with the same setters before them: what the tasks between two setters read)
+    key = ("walk classes read", _setter_place(follower, play_plan, task), names,
+           len(follower.order_of(play_plan.play).tasks))
     kept = memo.get(key)
     if kept is None or kept[0] != CHANGES[0] or kept[1] is not follower.plan:
         kept = memo[key] = (CHANGES[0], follower.plan, _read_now(follower, play_plan, task, names))
@@ -195,71 +197,132 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
         wanted = frozenset(wanted | read)  # what the setters of these names set reads these too
 
 
+def _setter_place(follower: Any, play_plan: PlayPlan, task: Task) -> int | None:
+    """How many setters (of any name) the play has before ``task``'s first run, None when it has no
+    place in the play's order: tasks with the same place have the same setters before them, so
+    the same steps for any names."""
+    from engine.variables.setters import setters_before
+
+    order = follower.order_of(play_plan.play)
+    positions = order.positions.get(id(task))
+    return setters_before(order, positions[0]) if positions else None
+
+
 def _steps(follower: Any, play_plan: PlayPlan, task: Task,
            names: frozenset[str] | None) -> list[tuple[PlayPlan, Task]] | None:
     """The setters before ``task`` that may set ``names`` (each with its play), when nothing but
-    the classes of their effects tells one host's walk from another's; else None. Once per task and
-    names."""
+    the classes of their effects tells one host's walk from another's; else None. Once per place
+    among the setters (:func:`_setter_place`) and names, while the play's inventory stays the same."""
     from engine.variables.host_runtime import followed_memo
 
     order = follower.order_of(play_plan.play)
     memo = followed_memo(play_plan)
-    key = ("walk class steps", id(task), names, len(order.tasks), id(follower.plan))
+    place = _setter_place(follower, play_plan, task)
+    key = ("walk class steps", place, names, len(order.tasks), id(follower.plan),
+           bool(getattr(play_plan, "changed_in_play", None)), id(getattr(play_plan, "inventory", None)))
     if key not in memo:
-        memo[key] = _shareable_steps(follower, play_plan, task, names)
+        positions = order.positions.get(id(task))
+        memo[key] = _shareable_steps(follower, play_plan, positions[0] if positions else None, names)
     return memo[key]  # type: ignore[no-any-return]
 
 
-def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
+def _shareable_steps(follower: Any, play_plan: PlayPlan, before: int | None,
                      names: frozenset[str] | None) -> list[tuple[PlayPlan, Task]] | None:
+    """:func:`_steps` of the reader at place ``before`` of its play (None: no place in it)."""
+    if before is None or not _shareable_play(follower, play_plan, names):
+        return None
+    earlier = _earlier_steps(follower, play_plan, names)
+    found = _play_steps(follower.order_of(play_plan.play), before, names)
+    return None if earlier is None or found is None else [*earlier, *((play_plan, done) for done in found)]
+
+
+def _shareable_play(follower: Any, play_plan: PlayPlan, names: frozenset[str] | None) -> bool:
+    """Whether the setters of ``play_plan`` may be shared by class at all: not where its tasks change
+    the inventory, its hosts read another, its vars_files name a file per host, nor (for every
+    name) where it has a rescue."""
     from engine.flow.host_reading import per_host_vars_files
     from engine.variables.block_runs import play_blocks
-    from engine.variables.host_facts import plays_before
 
     plan = follower.plan
-    if plan.inventory.data.merge_hashes:
-        return None
-    steps: list[tuple[PlayPlan, Task]] = []
-    for earlier in plays_before(plan, play_plan, including=True):
-        order = follower.order_of(earlier.play)
-        inventory = getattr(earlier, "inventory", None)
-        # (in a play with a rescue, whether each setter in its blocks ran is each host's answer, in its key;
-        # what the rescues set, read where every name is asked for, is not)
-        if getattr(earlier, "changed_in_play", None) or (inventory is not None and inventory is not plan.inventory) \
-                or per_host_vars_files(earlier) or play_blocks(earlier.play).rescuing and names is None:
-            return None
-        positions = order.positions.get(id(task)) if earlier is play_plan else None
-        if earlier is play_plan and not positions:
-            return None
-        found = _play_steps(order, positions[0], names) if positions else _whole_play_steps(order, earlier, names)
-        if found is None:
-            return None
-        steps += [(earlier, done) for done in found]
-    return steps
+    inventory = getattr(play_plan, "inventory", None)
+    # (in a play with a rescue, whether each setter in its blocks ran is each host's answer, in its key;
+    # what the rescues set, read where every name is asked for, is not)
+    return not (plan.inventory.data.merge_hashes or getattr(play_plan, "changed_in_play", None) or
+                (inventory is not None and inventory is not plan.inventory) or per_host_vars_files(play_plan) or
+                play_blocks(play_plan.play).rescuing and names is None)
 
 
-def _whole_play_steps(order: Any, play_plan: PlayPlan, names: frozenset[str] | None) -> list[Task] | None:
-    """:func:`_play_steps` of a whole play before the reader's: once per play and names while no
-    include adds tasks to it (every task after it reading the same names asks it)."""
+def _earlier_steps(follower: Any, play_plan: PlayPlan,
+                   names: frozenset[str] | None) -> list[tuple[PlayPlan, Task]] | None:
+    """The steps of the plays before ``play_plan`` (:func:`_shareable_steps`), the same for every
+    reader in it: their setters indexed once per play by the names each may set (:class:`_Earlier`),
+    while those plays' inventories and tasks stay the same; then once per names."""
+    from engine.variables.host_facts import plays_before
     from engine.variables.host_runtime import followed_memo
 
+    plays = plays_before(follower.plan, play_plan)
+    state = tuple((id(earlier), bool(getattr(earlier, "changed_in_play", None)),
+                   id(getattr(earlier, "inventory", None)), id(follower.order_of(earlier.play).tasks),
+                   len(follower.order_of(earlier.play).tasks)) for earlier in plays)
     memo = followed_memo(play_plan)
-    key = ("shareable play steps", names)
+    key = ("walk class earlier setters", id(follower.plan))
     kept = memo.get(key)
-    if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
-        kept = memo[key] = (order.tasks, len(order.tasks), _play_steps(order, len(order.tasks), names))
-    return kept[2]  # type: ignore[no-any-return]
+    if kept is None or kept[0] != state:
+        kept = memo[key] = (state, _Earlier(follower, plays))
+    return kept[1].steps(names)  # type: ignore[no-any-return]
 
 
-def _play_steps(order: Any, before: int, names: frozenset[str] | None) -> list[Task] | None:
-    """The setters among the first ``before`` tasks of a play's ``order`` that may set ``names``; None
-    when one of them makes each host's walk its own."""
+class _Earlier:
+    """The setters of the plays before a reader's, in run order, each with whether it makes each
+    host's walk its own (:func:`_own_walk`), indexed by the names each may set."""
+
+    def __init__(self, follower: Any, plays: list[PlayPlan]) -> None:
+        from engine.variables.block_runs import play_blocks
+        from engine.variables.setters import may_set, setters
+
+        self.entries: list[tuple[PlayPlan, Task, bool]] = []
+        self.by_name: dict[str, list[int]] = {}
+        self.always: list[int] = []
+        self.kept: dict[frozenset[str] | None, list[tuple[PlayPlan, Task]] | None] = {}
+        self.shareable = all(_shareable_play(follower, earlier, frozenset()) for earlier in plays)
+        self.rescuing = any(play_blocks(earlier.play).rescuing for earlier in plays)
+        if not self.shareable:
+            return
+        for earlier in plays:
+            order = follower.order_of(earlier.play)
+            for at, done in setters(order, len(order.tasks)):
+                found = may_set(done)
+                for name in found if found is not None else ():
+                    self.by_name.setdefault(name, []).append(len(self.entries))
+                if found is None:
+                    self.always.append(len(self.entries))
+                self.entries.append((earlier, done, _own_walk(order, done, at)))
+
+    def steps(self, names: frozenset[str] | None) -> list[tuple[PlayPlan, Task]] | None:
+        """The setters that may set ``names`` (None: every name), None when one of them makes each
+        host's walk its own, a play before is not shared by class, or (for every name) has a rescue."""
+        if names in self.kept:
+            return self.kept[names]
+        found: list[tuple[PlayPlan, Task]] | None = None
+        if self.shareable and not (names is None and self.rescuing):
+            chosen = range(len(self.entries)) if names is None else \
+                sorted({*self.always, *(at for name in names for at in self.by_name.get(name, ()))})
+            if not any(self.entries[at][2] for at in chosen):
+                found = [self.entries[at][:2] for at in chosen]  # type: ignore[misc]
+        self.kept[names] = found
+        return found
+
+
+def _own_walk(order: Any, done: Task, at: int) -> bool:
+    """Whether the setter ``done`` (at place ``at`` of the play's ``order``) makes each host's walk
+    its own: a handler, one delegating its facts, a later run of a task, one in a looping include
+    or one a ``run_once`` include loads (kept with the order)."""
     from engine.flow.run_settings import runs_once
     from engine.loading import keywords as kw
     from engine.variables.loop_vars import includer_loops
-    from engine.variables.setters import occurrence, setters
+    from engine.variables.setters import occurrence
 
-    def own_walk(done: Task, at: int) -> bool:
+    def own() -> bool:
         data = done.data if isinstance(done.data, Mapping) else {}
         includers = order.includers.get(id(done), [])
         # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
@@ -268,9 +331,17 @@ def _play_steps(order: Any, before: int, names: frozenset[str] | None) -> list[T
                     any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
                         runs_once(include) for include in includers))
 
+    return order.per_task(("own walk", at), done, own)  # type: ignore[no-any-return]
+
+
+def _play_steps(order: Any, before: int, names: frozenset[str] | None) -> list[Task] | None:
+    """The setters among the first ``before`` tasks of a play's ``order`` that may set ``names``; None
+    when one of them makes each host's walk its own."""
+    from engine.variables.setters import setters
+
     found = []
     for at, done in setters(order, before, names):
-        if order.per_task(("own walk", at), done, lambda done=done, at=at: own_walk(done, at)):
+        if _own_walk(order, done, at):
             return None
         found.append(done)
     return found
