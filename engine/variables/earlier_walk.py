@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.variables.accumulating import unknown_names
 from engine.variables.failed_hosts import planned_alone, ran_unless_out
-from engine.variables.host_facts import gathered_since, plays_before
+from engine.variables.host_facts import gathered_since, gathering_after, plays_before
 from engine.variables.setters import host_names, maybe, occurrence, setters
 
 if TYPE_CHECKING:
@@ -156,9 +156,10 @@ def earlier_plays(follower: Follower, play_plan: PlayPlan, host: Host, names: fr
     if kept is not None and kept[0] is follower.plan and kept[1] == state:
         return kept[2]  # type: ignore[no-any-return]
     effects: list[Effects] = []
+    after = gathering_after(follower.plan, play_plan)  # (once for the plays, not per play: each asked them all)
     for earlier in plays:
         found = played(follower, earlier, host, names)  # once per host and play
-        gathered = gathered_since(follower.plan, earlier, play_plan, host) if found else None
+        gathered = gathered_since(follower.plan, earlier, play_plan, host, after) if found else None
         # the facts a cacheable set_fact left in ansible_facts, gathered over by a later play
         effects += [unknown_names(each, "ansible_facts".__eq__, gathered) for each in found] if gathered else found
     after = _plays_state(follower, plays)
