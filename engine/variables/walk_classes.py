@@ -164,10 +164,7 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
 
 
 def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> frozenset[str] | None:
-    from engine.flow.run_settings import runs_once
-    from engine.variables.change_classes import setter_classes_key
     from engine.variables.host_runtime import followed_memo
-    from engine.variables.setters import sets_something
 
     plan = follower.plan
     wanted = names
@@ -176,15 +173,11 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
         if steps is None:
             return None
         read: set[str] = set()
-        for earlier, done in steps:
-            if not sets_something(done) or not follower._selected(earlier, done):  # noqa: SLF001 - no step
-                continue
+        for earlier, done, classes_key in _classed_steps(follower, play_plan, steps):
             memo = followed_memo(earlier)
             if memo.get(("uniform", id(done))) is True:
                 continue  # the same effects on every host: it reads nothing of one
-            if runs_once(done):
-                continue  # the effects of the host that runs it for the batch, which is in each host's key (_decided)
-            kept = memo.get(setter_classes_key(plan, done))
+            kept = memo.get(classes_key)
             if kept is None and follower.order_of(earlier.play).loaded_on.get(id(done)) is not None:
                 # a per-host include's setter no host walked yet: the hosts loading it are told apart
                 # from the others by what they loaded (_decided), and read it once one of them walked it
@@ -195,6 +188,28 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
         if wanted is None or read <= wanted:
             return frozenset(read)
         wanted = frozenset(wanted | read)  # what the setters of these names set reads these too
+
+
+def _classed_steps(follower: Any, play_plan: PlayPlan,
+                   steps: list[tuple[PlayPlan, Task]]) -> list[tuple[PlayPlan, Task, tuple[Any, ...]]]:
+    """Those of ``steps`` whose effects the classes of their hosts may tell (each with where its
+    classes are kept): not one setting nothing, one the run's tags leave out, nor a ``run_once`` one
+    (the effects of the host that runs it for the batch, which is in each host's key: _decided).
+    Kept with the steps, for the plan and its inventory."""
+    from engine.flow.run_settings import runs_once
+    from engine.variables.change_classes import setter_classes_key
+    from engine.variables.host_runtime import followed_memo
+    from engine.variables.setters import sets_something
+
+    plan = follower.plan
+    memo = followed_memo(play_plan)
+    key = ("walk classed steps", id(steps))
+    kept = memo.get(key)
+    if kept is None or kept[0] is not steps or kept[1] is not plan or kept[2] is not plan.inventory:
+        kept = memo[key] = (steps, plan, plan.inventory, [
+            (earlier, done, setter_classes_key(plan, done)) for earlier, done in steps
+            if sets_something(done) and follower._selected(earlier, done) and not runs_once(done)])  # noqa: SLF001
+    return kept[3]  # type: ignore[no-any-return]
 
 
 def _setter_place(follower: Any, play_plan: PlayPlan, task: Task) -> int | None:
