@@ -156,18 +156,28 @@ def earlier_plays(follower: Follower, play_plan: PlayPlan, host: Host, names: fr
     if kept is not None and kept[0] is follower.plan and kept[1] == state:
         return kept[2]  # type: ignore[no-any-return]
     effects: list[Effects] = []
-    after = gathering_after(follower.plan, play_plan)  # (once for the plays, not per play: each asked them all)
+    again = gathering_after(follower.plan, play_plan)  # (once for the plays, not per play: each asked them all)
     for earlier in plays:
         found = played(follower, earlier, host, names)  # once per host and play
-        gathered = gathered_since(follower.plan, earlier, play_plan, host, after) if found else None
-        # the facts a cacheable set_fact left in ansible_facts, gathered over by a later play
-        effects += [unknown_names(each, "ansible_facts".__eq__, gathered) for each in found] if gathered else found
+        gathered = gathered_since(follower.plan, earlier, play_plan, host, again) if found else None
+        # the facts a cacheable set_fact left in ansible_facts, gathered over by a later play (once per walk of it)
+        effects += _gathered_over(memo, (id(earlier), host.name, names), found, gathered) if gathered else found
     after = _plays_state(follower, plays)
     # kept when nothing changed meanwhile but the stores the walks began (a play no walk had read yet)
     if getattr(follower.plan, "removals_pending", None) is None and len(after) == len(state) and all(
             now == then or now[:-1] == then[:-1] and then[-1] is None for now, then in zip(after, state, strict=True)):
         memo[key] = (follower.plan, after, effects)
     return effects
+
+
+def _gathered_over(memo: dict[Any, Any], walk: tuple[Any, ...], found: list[Effects], gathered: str) -> list[Effects]:
+    """``found`` (what :func:`played` kept of a play on a host, for names: ``walk``) with its
+    ``ansible_facts`` the run's (``gathered``: why), kept in ``memo`` while that walk is the same."""
+    key = ("gathered over", *walk)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not found or kept[1] != gathered:
+        kept = memo[key] = (found, gathered, [unknown_names(each, "ansible_facts".__eq__, gathered) for each in found])
+    return kept[2]  # type: ignore[no-any-return]
 
 
 def _plays_state(follower: Follower, plays: list[PlayPlan]) -> tuple[Any, ...]:
