@@ -176,8 +176,18 @@ def _gathered_over(memo: dict[Any, Any], walk: tuple[Any, ...], found: list[Effe
     key = ("gathered over", *walk)
     kept = memo.get(key)
     if kept is None or kept[0] is not found or kept[1] != gathered:
-        kept = memo[key] = (found, gathered, [unknown_names(each, "ansible_facts".__eq__, gathered) for each in found])
+        kept = memo[key] = (found, gathered, [_gathered_one(memo, each, gathered) for each in found])
     return kept[2]  # type: ignore[no-any-return]
+
+
+def _gathered_one(memo: dict[Any, Any], effects: Effects, gathered: str) -> Effects:
+    """``effects`` with its ``ansible_facts`` the run's (``gathered``: why): once per effects and reason
+    (the hosts of a class share their effects; walks for other names take the same)."""
+    key = ("gathered over effects", id(effects), gathered)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not effects:
+        kept = memo[key] = (effects, unknown_names(effects, "ansible_facts".__eq__, gathered))
+    return kept[1]  # type: ignore[no-any-return]
 
 
 def _plays_state(follower: Follower, plays: list[PlayPlan]) -> tuple[Any, ...]:
