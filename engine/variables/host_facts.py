@@ -58,9 +58,17 @@ def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
     plays (asked for each host at each task: each play's gathering reads ansible.cfg)."""
     from engine.flow.host_reading import runs_setup
 
+    kept = play_plan.__dict__.get("gathering")
+    every = getattr(plan, "plays", None)
+    seen = play_plan.__dict__.get("gathering for")
+    # the plan's list of plays as it was (plays are only ever added to it): the same plays up to this one
+    if kept is not None and seen is not None and seen[0] is plan and seen[1] is every and seen[2] == len(every) \
+            and kept[1] is plan:
+        return kept[2]  # type: ignore[no-any-return]
     plays = plays_before(plan, play_plan, including=True)
     key = (id(plan), tuple(map(id, plays)))
-    kept = play_plan.__dict__.get("gathering")
+    if isinstance(every, list):
+        play_plan.__dict__["gathering for"] = (plan, every, len(every))
     if kept is not None and kept[0] == key and kept[1] is plan:
         return kept[2]  # type: ignore[no-any-return]
     found = []
