@@ -101,11 +101,12 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     templar = with_repository_lookups(task, static_templar(raw, magic, layers), play_plan.play.basedir)
     result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
+    any_wild = wild_layer(layers) is not None  # (none at which any name may be set: no name's is, asked once)
     for name in wanted:
         defs = found.get(name, [])
         if not defs and facts is not None and looks_like_fact(name):
             defs = [Definition(name, RuntimeValue(facts), "host facts", "gathered facts", None, None, True)]
-        wild = wild_layer(layers, name)
+        wild = wild_layer(layers, name) if any_wild else None
         if wild is not None:
             defs = [Definition(name, RuntimeValue(wild.any_name or ""), wild.level, wild.label, wild.path, None, True),
                     *defs]
