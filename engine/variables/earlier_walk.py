@@ -161,7 +161,7 @@ def earlier_plays(follower: Follower, play_plan: PlayPlan, host: Host, names: fr
         found = played(follower, earlier, host, names)  # once per host and play
         gathered = gathered_since(follower.plan, earlier, play_plan, host, again) if found else None
         # the facts a cacheable set_fact left in ansible_facts, gathered over by a later play (once per walk of it)
-        effects += _gathered_over(memo, (id(earlier), host.name, names), found, gathered) if gathered else found
+        effects += _gathered_over(follower.memo(earlier), (host.name, names), found, gathered) if gathered else found
     after = _plays_state(follower, plays)
     # kept when nothing changed meanwhile but the stores the walks began (a play no walk had read yet)
     if getattr(follower.plan, "removals_pending", None) is None and len(after) == len(state) and all(
@@ -172,7 +172,8 @@ def earlier_plays(follower: Follower, play_plan: PlayPlan, host: Host, names: fr
 
 def _gathered_over(memo: dict[Any, Any], walk: tuple[Any, ...], found: list[Effects], gathered: str) -> list[Effects]:
     """``found`` (what :func:`played` kept of a play on a host, for names: ``walk``) with its
-    ``ansible_facts`` the run's (``gathered``: why), kept in ``memo`` while that walk is the same."""
+    ``ansible_facts`` the run's (``gathered``: why), kept in ``memo`` (that play's, with the walk, for
+    the readers of every play after it) while that walk and reason are the same."""
     key = ("gathered over", *walk)
     kept = memo.get(key)
     if kept is None or kept[0] is not found or kept[1] != gathered:
