@@ -73,7 +73,7 @@ def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
         return kept[2]  # type: ignore[no-any-return]
     found = []
     for earlier in plays:
-        if gathers_facts(earlier.play):
+        if _gathers(plan, earlier):
             found.append((f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)", earlier))
         elif runs_setup(earlier.play):  # a setup task, or meta: clear_facts, which empties the cache too
             found.append((f"a fact the run gathers or clears (play '{earlier.play.name}' runs setup or "
@@ -118,8 +118,17 @@ def _fact_plays(plan: Plan, play_plan: PlayPlan) -> list[tuple[PlayPlan, Any, bo
     kept = play_plan.__dict__.get("fact plays")
     if kept is None or kept[0] != key or kept[1] is not plan:
         kept = play_plan.__dict__["fact plays"] = (key, plan, [
-            (earlier, clears_facts_at(earlier.play), gathers_facts(earlier.play), runs_setup(earlier.play))
+            (earlier, clears_facts_at(earlier.play), _gathers(plan, earlier), runs_setup(earlier.play))
             for earlier in reversed(plays)])
+    return kept[2]  # type: ignore[no-any-return]
+
+
+def _gathers(plan: Plan, play_plan: PlayPlan) -> bool:
+    """Whether the play gathers facts (engine.variables.sources.gathers_facts), once per plan: each
+    play after it asks (and ansible.cfg is read at each asking)."""
+    kept = play_plan.__dict__.get("gathers facts")
+    if kept is None or kept[0] is not plan or kept[1] is not play_plan.play:
+        kept = play_plan.__dict__["gathers facts"] = (plan, play_plan.play, gathers_facts(play_plan.play))
     return kept[2]  # type: ignore[no-any-return]
 
 
