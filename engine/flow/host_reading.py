@@ -26,9 +26,15 @@ def play_signatures(plan: Plan, play_plan: PlayPlan) -> dict[tuple[str, tuple[st
 
 
 def per_host_vars_files(play_plan: PlayPlan) -> bool:
-    """Whether the play's vars_files name a file per host (a template)."""
-    data = play_plan.play.data if isinstance(play_plan.play.data, Mapping) else {}
-    return any("{{" in text for text in strings(data.get("vars_files")))
+    """Whether the play's vars_files name a file per host (a template): once per play (asked for each
+    play before a reader, at every task)."""
+    play = play_plan.play
+    kept = play.derived.get("per-host vars_files")
+    if kept is None or kept[0] is not play.data:
+        data = play.data if isinstance(play.data, Mapping) else {}
+        kept = play.derived["per-host vars_files"] = (
+            play.data, any("{{" in text for text in strings(data.get("vars_files"))))
+    return kept[1]  # type: ignore[no-any-return]
 
 
 def strings(value: Any) -> Iterator[str]:

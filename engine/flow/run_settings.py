@@ -77,6 +77,8 @@ def run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) ->
     from engine.booleans import boolean
 
     value = getattr(task.effective("run_once"), "value", None)
+    if value is None and task.action not in ONCE_PER_BATCH:
+        return None, True  # (whatever the strategy: ansible.cfg's not read for every task)
     strategy = play_strategy(play_plan.play)
     if task.action in ONCE_PER_BATCH and strategy == "linear":  # it bypasses the host loop: the batch's first host
         return {name: batch[0] for batch in batches for name in batch}, True

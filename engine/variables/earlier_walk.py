@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.variables.accumulating import unknown_names
 from engine.variables.failed_hosts import planned_alone, ran_unless_out
-from engine.variables.host_facts import gathered_since, plays_before
+from engine.variables.host_facts import gathered_since, gathering_after, plays_before
 from engine.variables.setters import host_names, maybe, occurrence, setters
 
 if TYPE_CHECKING:
@@ -156,17 +156,39 @@ def earlier_plays(follower: Follower, play_plan: PlayPlan, host: Host, names: fr
     if kept is not None and kept[0] is follower.plan and kept[1] == state:
         return kept[2]  # type: ignore[no-any-return]
     effects: list[Effects] = []
+    again = gathering_after(follower.plan, play_plan)  # (once for the plays, not per play: each asked them all)
     for earlier in plays:
         found = played(follower, earlier, host, names)  # once per host and play
-        gathered = gathered_since(follower.plan, earlier, play_plan, host) if found else None
-        # the facts a cacheable set_fact left in ansible_facts, gathered over by a later play
-        effects += [unknown_names(each, "ansible_facts".__eq__, gathered) for each in found] if gathered else found
+        gathered = gathered_since(follower.plan, earlier, play_plan, host, again) if found else None
+        # the facts a cacheable set_fact left in ansible_facts, gathered over by a later play (once per walk of it)
+        effects += _gathered_over(follower.memo(earlier), (host.name, names), found, gathered) if gathered else found
     after = _plays_state(follower, plays)
     # kept when nothing changed meanwhile but the stores the walks began (a play no walk had read yet)
     if getattr(follower.plan, "removals_pending", None) is None and len(after) == len(state) and all(
             now == then or now[:-1] == then[:-1] and then[-1] is None for now, then in zip(after, state, strict=True)):
         memo[key] = (follower.plan, after, effects)
     return effects
+
+
+def _gathered_over(memo: dict[Any, Any], walk: tuple[Any, ...], found: list[Effects], gathered: str) -> list[Effects]:
+    """``found`` (what :func:`played` kept of a play on a host, for names: ``walk``) with its
+    ``ansible_facts`` the run's (``gathered``: why), kept in ``memo`` (that play's, with the walk, for
+    the readers of every play after it) while that walk and reason are the same."""
+    key = ("gathered over", *walk)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not found or kept[1] != gathered:
+        kept = memo[key] = (found, gathered, [_gathered_one(memo, each, gathered) for each in found])
+    return kept[2]  # type: ignore[no-any-return]
+
+
+def _gathered_one(memo: dict[Any, Any], effects: Effects, gathered: str) -> Effects:
+    """``effects`` with its ``ansible_facts`` the run's (``gathered``: why): once per effects and reason
+    (the hosts of a class share their effects; walks for other names take the same)."""
+    key = ("gathered over effects", id(effects), gathered)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not effects:
+        kept = memo[key] = (effects, unknown_names(effects, "ansible_facts".__eq__, gathered))
+    return kept[1]  # type: ignore[no-any-return]
 
 
 def _plays_state(follower: Follower, plays: list[PlayPlan]) -> tuple[Any, ...]:

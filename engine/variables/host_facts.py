@@ -26,13 +26,14 @@ def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     return None
 
 
-def gathered_since(plan: Plan, since: PlayPlan, play_plan: PlayPlan, host: Host) -> str | None:
+def gathered_since(plan: Plan, since: PlayPlan, play_plan: PlayPlan, host: Host,
+                   after: Mapping[int, list[tuple[str, PlayPlan]]] | None = None) -> str | None:
     """Why the host's facts are the run's again at ``play_plan``, after the play ``since``: a play
     after it (up to ``play_plan``) gathers them, runs ``setup`` or ``meta: clear_facts`` on the host.
     What a ``cacheable`` set_fact of ``since`` left in ``ansible_facts`` is then the fact cache's
-    as that run filled it."""
-    return next((reason for reason, earlier in gathering_after(plan, play_plan).get(id(since), ())
-                 if host.name in host_names(earlier)), None)
+    as that run filled it. ``after``: :func:`gathering_after`, when the caller has it."""
+    after = after if after is not None else gathering_after(plan, play_plan)
+    return next((reason for reason, earlier in after.get(id(since), ()) if host.name in host_names(earlier)), None)
 
 
 def gathering_after(plan: Plan, play_plan: PlayPlan) -> dict[int, list[tuple[str, PlayPlan]]]:
@@ -57,14 +58,22 @@ def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
     plays (asked for each host at each task: each play's gathering reads ansible.cfg)."""
     from engine.flow.host_reading import runs_setup
 
+    kept = play_plan.__dict__.get("gathering")
+    every = getattr(plan, "plays", None)
+    seen = play_plan.__dict__.get("gathering for")
+    # the plan's list of plays as it was (plays are only ever added to it): the same plays up to this one
+    if kept is not None and seen is not None and seen[0] is plan and seen[1] is every and seen[2] == len(every) \
+            and kept[1] is plan:
+        return kept[2]  # type: ignore[no-any-return]
     plays = plays_before(plan, play_plan, including=True)
     key = (id(plan), tuple(map(id, plays)))
-    kept = play_plan.__dict__.get("gathering")
+    if isinstance(every, list):
+        play_plan.__dict__["gathering for"] = (plan, every, len(every))
     if kept is not None and kept[0] == key and kept[1] is plan:
         return kept[2]  # type: ignore[no-any-return]
     found = []
     for earlier in plays:
-        if gathers_facts(earlier.play):
+        if _gathers(plan, earlier):
             found.append((f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)", earlier))
         elif runs_setup(earlier.play):  # a setup task, or meta: clear_facts, which empties the cache too
             found.append((f"a fact the run gathers or clears (play '{earlier.play.name}' runs setup or "
@@ -77,28 +86,50 @@ def facts_cleared(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None
     """The ``meta: clear_facts`` that left the host's facts empty at ``task`` (None: the task's place
     in the play is not asked), with nothing gathering them since: one of this play before the task,
     or of the latest play before with the host that gathers, sets up or clears facts."""
-    from engine.flow.host_reading import clears_facts_at, runs_setup
     from engine.variables.play_order import play_order
 
-    plays = plays_before(plan, play_plan, including=True)
-    for earlier in reversed(plays):
-        clear = clears_facts_at(earlier.play)
+    for earlier, clear, gathers, setup in _fact_plays(plan, play_plan):
         if earlier is play_plan:
             order = play_order(earlier.play)
             at = order.positions.get(id(task), [None])[0] if task is not None else None
             if clear is not None and at is not None and order.positions[id(clear)][0] < at \
-                    and host.name in host_names(earlier) and not runs_setup(earlier.play):
+                    and host.name in host_names(earlier) and not setup:
                 return clear.display_name()  # gathered at the play's start, if at all: cleared after
-            if gathers_facts(earlier.play) or runs_setup(earlier.play) or clear is not None:
+            if gathers or setup or clear is not None:
                 return None
             continue
         if host.name not in host_names(earlier):
             continue
-        if clear is not None and not runs_setup(earlier.play):
+        if clear is not None and not setup:
             return clear.display_name()
-        if gathers_facts(earlier.play) or runs_setup(earlier.play):
+        if gathers or setup:
             return None
     return None
+
+
+def _fact_plays(plan: Plan, play_plan: PlayPlan) -> list[tuple[PlayPlan, Any, bool, bool]]:
+    """The plays up to ``play_plan``, the latest first, each with its ``meta: clear_facts`` that runs
+    whatever the values, whether it gathers facts and whether it runs ``setup``: once per plan and
+    plays, as :func:`_gathering` (asked for each host at each task: gathering reads ansible.cfg)."""
+    from engine.flow.host_reading import clears_facts_at, runs_setup
+
+    plays = plays_before(plan, play_plan, including=True)
+    key = (id(plan), tuple(map(id, plays)))
+    kept = play_plan.__dict__.get("fact plays")
+    if kept is None or kept[0] != key or kept[1] is not plan:
+        kept = play_plan.__dict__["fact plays"] = (key, plan, [
+            (earlier, clears_facts_at(earlier.play), _gathers(plan, earlier), runs_setup(earlier.play))
+            for earlier in reversed(plays)])
+    return kept[2]  # type: ignore[no-any-return]
+
+
+def _gathers(plan: Plan, play_plan: PlayPlan) -> bool:
+    """Whether the play gathers facts (engine.variables.sources.gathers_facts), once per plan: each
+    play after it asks (and ansible.cfg is read at each asking)."""
+    kept = play_plan.__dict__.get("gathers facts")
+    if kept is None or kept[0] is not plan or kept[1] is not play_plan.play:
+        kept = play_plan.__dict__["gathers facts"] = (plan, play_plan.play, gathers_facts(play_plan.play))
+    return kept[2]  # type: ignore[no-any-return]
 
 
 def facts_layer(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None = None) -> Layer:

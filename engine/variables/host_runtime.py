@@ -97,8 +97,7 @@ class Follower(BlockFailures):
         ``serial`` batches up to its own have run a ``run_once`` task delegating to ``host``).
         ``names``: only the layers that may set these names (not ``ansible_failed_*``) are wanted,
         each as the whole walk gives it: the tasks that set none of them are passed over."""
-        effects = list(earlier_plays(self, play_plan, host, names))  # once per host and play (earlier_walk)
-        after_plays = len(effects)
+        plays_effects = earlier_plays(self, play_plan, host, names)  # once per host and play (earlier_walk)
         order = self.order_of(play_plan.play)
         own_loops = order.looping(task) if task is not None else []
         before = len(order._before(task, occurrence))  # noqa: SLF001 - the play's order, shared with report
@@ -141,8 +140,13 @@ class Follower(BlockFailures):
             else:
                 mine.add(loops[index], at, [(rank, _maybe(found, ended or ran)) for rank, found in runs])
         mine.close()
-        effects += mine.effects
-        effects += walked if walked is not None else [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
+        if walked is not None:  # what the plays before set, then this play's walk so far: no setter walked here
+            own = [*walked, Effects(facts=self._rescued(play_plan, host, before))] if names is None else walked
+            included, facts = _layers_of(play_plan, (host.name, names), plays_effects)
+            return [*included, *(layer for found in own for layer in found.included),
+                    *facts, *(layer for found in own for layer in found.facts)]
+        after_plays = len(plays_effects)
+        effects = [*plays_effects, *mine.effects, *(found for _, _, found in sorted(in_loop, key=lambda run: run[:2]))]
         effects[after_plays:after_plays] = batches_before
         if names is None:
             effects.append(Effects(facts=self._rescued(play_plan, host, before)))
@@ -565,6 +569,20 @@ def kept_uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, occur
         uniform = memo[("uniform walk", id(task), occurrence, names)] = (
             follower.plan, uniform_walk(follower, play_plan, task, names, occurrence))
     return uniform[1]  # type: ignore[no-any-return]
+
+
+def _layers_of(play_plan: PlayPlan, walk: tuple[str, frozenset[str] | None],
+               effects: list[Effects]) -> tuple[list[Layer], list[Layer]]:
+    """The layers of ``effects`` (what the plays before ``play_plan`` set on a host, for names:
+    ``walk``, as engine.variables.earlier_walk keeps it): the include_vars ones, then the set_fact
+    and register ones; once while that list is the same, not at every task of the play reading them."""
+    memo = followed_memo(play_plan)
+    key = ("layers of the plays before", *walk)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not effects:
+        kept = memo[key] = (effects, [layer for found in effects for layer in found.included],
+                            [layer for found in effects for layer in found.facts])
+    return kept[1], kept[2]
 
 
 def _delegates_facts(task: Task) -> bool:

@@ -42,6 +42,18 @@ def setters(order: Any, before: int, names: frozenset[str] | None = None) -> lis
     """The tasks among the first ``before`` of the play's ``order`` that set something or may end
     the play for a host, each with its place (kept with the order until an include adds tasks to it);
     with ``names``, only those that may set one of them (:func:`set_names`) or end the play."""
+    return _first(_setters_of(order, names), before)
+
+
+def setters_before(order: Any, before: int, names: frozenset[str] | None = None) -> int:
+    """How many :func:`setters` there are among the first ``before`` tasks (a search, not a list):
+    two places with as many setters of every name before them have the same setters before them,
+    of any names."""
+    return bisect_left(_setters_of(order, names), before, key=itemgetter(0))
+
+
+def _setters_of(order: Any, names: frozenset[str] | None) -> list[tuple[int, Task]]:
+    """Every setter of the play's ``order`` (of ``names``), kept with the order."""
     kept = getattr(order, "setters", None)
     if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
         every = [(at, task) for at, task in enumerate(order.tasks)
@@ -51,8 +63,8 @@ def setters(order: Any, before: int, names: frozenset[str] | None = None) -> lis
         by_name: dict[str, list[tuple[int, Task]]] = {}
         always = []
         for at, task in every:
-            found = set_names(task)
-            if ends_host_task(task) or ends_in_batch(task) or found is None:
+            found = may_set(task)
+            if found is None:
                 always.append((at, task))
             else:
                 for name in found:
@@ -60,14 +72,20 @@ def setters(order: Any, before: int, names: frozenset[str] | None = None) -> lis
         kept = (order.tasks, len(order.tasks), every, {}, by_name, always)
         order.setters = kept
     if names is None:
-        return _first(kept[2], before)
+        return kept[2]  # type: ignore[no-any-return]
     by_names = kept[3].get(names)
     if by_names is None:
         chosen = dict(kept[5])
         for name in names:
             chosen.update(kept[4].get(name, ()))
         by_names = kept[3][names] = sorted(chosen.items(), key=itemgetter(0))
-    return _first(by_names, before)
+    return by_names  # type: ignore[no-any-return]
+
+
+def may_set(task: Task) -> frozenset[str] | None:
+    """The names a setter may set, as a walk for some names picks its steps (:func:`setters`): None
+    when it may set any, or end the play for a host."""
+    return None if ends_host_task(task) or ends_in_batch(task) else set_names(task)
 
 
 def _first(setters: list[tuple[int, Task]], before: int) -> list[tuple[int, Task]]:

@@ -422,8 +422,10 @@ def definitions(layers: Iterable[Layer], names: Iterable[str] | None = None) -> 
     found: dict[str, list[Definition]] = {}
     wanted = set(names) if names is not None else None
     for layer in layers:
-        items = layer.values.items() if wanted is None else \
-            [(name, layer.values[name]) for name in wanted if name in layer.values]
+        values = layer.values
+        # (the few names asked for looked up: not a list made at each of a task's hundreds of levels)
+        items = values.items() if wanted is None else \
+            [(name, values[name]) for name in wanted if name in values] if not wanted.isdisjoint(values) else ()
         for name, value in items:
             definition = Definition(str(name), value, layer.level, layer.label, layer.path,
                                     layer.line(str(name)), layer.runtime)

@@ -75,6 +75,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     levels = levels or layers_at(plan, play_plan, host, task, occurrence, outer)  # each item's too
     layers, magic = levels
     raw = _raw_over(plan, play_plan, host, layers, magic)
+    levels_count = len(layers)
     layers = [*layers, *_loop_layers(plan, play_plan, host, task, outer)]
     bound = loop_names(task) if task is not None else []
     if bound:
@@ -90,7 +91,9 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                 f"set per item by the task's loop ({len(scopes or [])} items: pick one)"
             layers.append(Layer("loop item", f"the loop of task '{task.display_name()}'",  # type: ignore[union-attr]
                                 {name: RuntimeValue(reason) for name in bound}, runtime=True))
-    front = {name: value for layer in layers if layer.level == "loop item" for name, value in layer.values.items()}
+    # (the loop items' levels are those put on top of the task's levels here)
+    front = {name: value for layer in layers[levels_count:] if layer.level == "loop item"
+             for name, value in layer.values.items()}
     if front:
         raw = _raw_over(plan, play_plan, host, layers, magic)
     found = definitions(layers, names)
@@ -98,11 +101,12 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     templar = with_repository_lookups(task, static_templar(raw, magic, layers), play_plan.play.basedir)
     result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
+    any_wild = wild_layer(layers) is not None  # (none at which any name may be set: no name's is, asked once)
     for name in wanted:
         defs = found.get(name, [])
         if not defs and facts is not None and looks_like_fact(name):
             defs = [Definition(name, RuntimeValue(facts), "host facts", "gathered facts", None, None, True)]
-        wild = wild_layer(layers, name)
+        wild = wild_layer(layers, name) if any_wild else None
         if wild is not None:
             defs = [Definition(name, RuntimeValue(wild.any_name or ""), wild.level, wild.label, wild.path, None, True),
                     *defs]

@@ -26,10 +26,11 @@ inside another host's ``hostvars`` reading (where failures before decide too).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.variables import host_answers as answers
+from engine.variables.walk_steps import classed_steps, setter_place, shareable_steps
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -154,7 +155,9 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
     from engine.variables.host_runtime import followed_memo
 
     memo = followed_memo(play_plan)
-    key = ("walk classes read", id(task), names, len(follower.order_of(play_plan.play).tasks))
+    # (the same for the tasks with the same setters before them: what the tasks between two setters read)
+    key = ("walk classes read", setter_place(follower, play_plan, task), names,
+           len(follower.order_of(play_plan.play).tasks))
     kept = memo.get(key)
     if kept is None or kept[0] != CHANGES[0] or kept[1] is not follower.plan:
         kept = memo[key] = (CHANGES[0], follower.plan, _read_now(follower, play_plan, task, names))
@@ -162,10 +165,7 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
 
 
 def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> frozenset[str] | None:
-    from engine.flow.run_settings import runs_once
-    from engine.variables.change_classes import setter_classes_key
     from engine.variables.host_runtime import followed_memo
-    from engine.variables.setters import sets_something
 
     plan = follower.plan
     wanted = names
@@ -174,15 +174,11 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
         if steps is None:
             return None
         read: set[str] = set()
-        for earlier, done in steps:
-            if not sets_something(done) or not follower._selected(earlier, done):  # noqa: SLF001 - no step
-                continue
+        for earlier, done, classes_key in classed_steps(follower, play_plan, steps):
             memo = followed_memo(earlier)
             if memo.get(("uniform", id(done))) is True:
                 continue  # the same effects on every host: it reads nothing of one
-            if runs_once(done):
-                continue  # the effects of the host that runs it for the batch, which is in each host's key (_decided)
-            kept = memo.get(setter_classes_key(plan, done))
+            kept = memo.get(classes_key)
             if kept is None and follower.order_of(earlier.play).loaded_on.get(id(done)) is not None:
                 # a per-host include's setter no host walked yet: the hosts loading it are told apart
                 # from the others by what they loaded (_decided), and read it once one of them walked it
@@ -198,82 +194,19 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
 def _steps(follower: Any, play_plan: PlayPlan, task: Task,
            names: frozenset[str] | None) -> list[tuple[PlayPlan, Task]] | None:
     """The setters before ``task`` that may set ``names`` (each with its play), when nothing but
-    the classes of their effects tells one host's walk from another's; else None. Once per task and
-    names."""
+    the classes of their effects tells one host's walk from another's; else None. Once per place
+    among the setters (:func:`setter_place`) and names, while the play's inventory stays the same."""
     from engine.variables.host_runtime import followed_memo
 
     order = follower.order_of(play_plan.play)
     memo = followed_memo(play_plan)
-    key = ("walk class steps", id(task), names, len(order.tasks), id(follower.plan))
+    place = setter_place(follower, play_plan, task)
+    key = ("walk class steps", place, names, len(order.tasks), id(follower.plan),
+           bool(getattr(play_plan, "changed_in_play", None)), id(getattr(play_plan, "inventory", None)))
     if key not in memo:
-        memo[key] = _shareable_steps(follower, play_plan, task, names)
+        positions = order.positions.get(id(task))
+        memo[key] = shareable_steps(follower, play_plan, positions[0] if positions else None, names)
     return memo[key]  # type: ignore[no-any-return]
-
-
-def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
-                     names: frozenset[str] | None) -> list[tuple[PlayPlan, Task]] | None:
-    from engine.flow.host_reading import per_host_vars_files
-    from engine.variables.block_runs import play_blocks
-    from engine.variables.host_facts import plays_before
-
-    plan = follower.plan
-    if plan.inventory.data.merge_hashes:
-        return None
-    steps: list[tuple[PlayPlan, Task]] = []
-    for earlier in plays_before(plan, play_plan, including=True):
-        order = follower.order_of(earlier.play)
-        inventory = getattr(earlier, "inventory", None)
-        # (in a play with a rescue, whether each setter in its blocks ran is each host's answer, in its key;
-        # what the rescues set, read where every name is asked for, is not)
-        if getattr(earlier, "changed_in_play", None) or (inventory is not None and inventory is not plan.inventory) \
-                or per_host_vars_files(earlier) or play_blocks(earlier.play).rescuing and names is None:
-            return None
-        positions = order.positions.get(id(task)) if earlier is play_plan else None
-        if earlier is play_plan and not positions:
-            return None
-        found = _play_steps(order, positions[0], names) if positions else _whole_play_steps(order, earlier, names)
-        if found is None:
-            return None
-        steps += [(earlier, done) for done in found]
-    return steps
-
-
-def _whole_play_steps(order: Any, play_plan: PlayPlan, names: frozenset[str] | None) -> list[Task] | None:
-    """:func:`_play_steps` of a whole play before the reader's: once per play and names while no
-    include adds tasks to it (every task after it reading the same names asks it)."""
-    from engine.variables.host_runtime import followed_memo
-
-    memo = followed_memo(play_plan)
-    key = ("shareable play steps", names)
-    kept = memo.get(key)
-    if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
-        kept = memo[key] = (order.tasks, len(order.tasks), _play_steps(order, len(order.tasks), names))
-    return kept[2]  # type: ignore[no-any-return]
-
-
-def _play_steps(order: Any, before: int, names: frozenset[str] | None) -> list[Task] | None:
-    """The setters among the first ``before`` tasks of a play's ``order`` that may set ``names``; None
-    when one of them makes each host's walk its own."""
-    from engine.flow.run_settings import runs_once
-    from engine.loading import keywords as kw
-    from engine.variables.loop_vars import includer_loops
-    from engine.variables.setters import occurrence, setters
-
-    def own_walk(done: Task, at: int) -> bool:
-        data = done.data if isinstance(done.data, Mapping) else {}
-        includers = order.includers.get(id(done), [])
-        # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
-        # (a run_once setter's effects are those of the host of the batch that runs it: in each host's key)
-        return bool(done.handler or data.get("delegate_facts") or occurrence(order, done, at) or
-                    any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
-                        runs_once(include) for include in includers))
-
-    found = []
-    for at, done in setters(order, before, names):
-        if order.per_task(("own walk", at), done, lambda done=done, at=at: own_walk(done, at)):
-            return None
-        found.append(done)
-    return found
 
 
 def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str] | None,
