@@ -192,9 +192,13 @@ end without the interpreter's teardown too (a fifth of a kubespray review's CPU;
 
 def _alone() -> bool:
     """Whether no other thread is left that the interpreter's exit would wait for (a daemon thread,
-    such as the one reading a regular expression helper's replies, it does not wait for)."""
+    such as the one reading a regular expression helper's replies, it does not wait for), and no
+    profiler or tracer watches the process (``python -m cProfile`` writes its figures after the
+    command returns)."""
     import threading
 
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        return False
     main_thread = threading.main_thread()
     return all(thread.daemon for thread in threading.enumerate() if thread is not main_thread)
 

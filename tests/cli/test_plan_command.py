@@ -184,3 +184,14 @@ def test_only_a_thread_the_exit_would_wait_for_keeps_the_teardown() -> None:
             release.set()
             thread.join()
             release.clear()
+
+
+def test_a_profiled_plan_keeps_the_teardown(tmp_path: Path) -> None:
+    """``python -m cProfile`` writes its figures once the command returns: a profiled plan is not
+    ended before that."""
+    out = tmp_path / "plan.prof"
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "playbook_ls", "plan", "site.yml",
+                           "-i", "inventory.ini", "--format", "json"], cwd=SCENARIO, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert out.stat().st_size > 0
