@@ -210,18 +210,31 @@ class Follower(BlockFailures):
         """Whether ``task`` ran on ``host`` by the time ``reader`` runs, as the blocks with a
         ``rescue`` around it decide (engine.variables.block_runs): True, False, or why only the
         run knows."""
-        from engine.variables.block_runs import play_blocks, runs_there
+        from engine.variables.block_runs import runs_there
+
+        order = self.order_of(play_plan.play)
+        # what decides it but the host's failures: once per task and order (asked for each host)
+        how = order.per_task("ran by blocks", task, lambda: self._ran_by_blocks(play_plan, order, task))
+        if how is None:
+            return True
+        blocks, item_by_item, deciding = how
+        return runs_there(blocks, task, reader, self._fails_on(play_plan, host), item_by_item, deciding)
+
+    def _ran_by_blocks(self, play_plan: PlayPlan, order: Any, task: Task) -> tuple[Any, ...] | None:
+        """The play's blocks and how they decide whether ``task`` ran (:meth:`_ran`), None where no
+        block with a ``rescue`` is around it."""
+        from engine.variables.block_runs import play_blocks
 
         blocks = play_blocks(play_plan.play)
         if id(task) not in blocks.paths or not blocks.rescuing:
-            return True
-        chain = self.order_of(play_plan.play).includers.get(id(task), [])
-        looping = self.order_of(play_plan.play).looping(task)
+            return None
+        chain = order.includers.get(id(task), [])
+        looping = order.looping(task)
         per_item = self._blocks_per_item(play_plan, task)  # decided item by item (_ran_at_item)
-        return runs_there(blocks, task, reader, self._fails_on(play_plan, host),
-                          (lambda earlier: self.order_of(play_plan.play).includers.get(id(earlier), []) == chain)
-                          if len(looping) == 1 and not self._own_item(play_plan, task) else None,
-                          (lambda block: block not in per_item) if per_item else None)
+        return (blocks,
+                (lambda earlier: order.includers.get(id(earlier), []) == chain)
+                if len(looping) == 1 and not self._own_item(play_plan, task) else None,
+                (lambda block: block not in per_item) if per_item else None)
 
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
         """Whether ``task``, a ``meta: end_host``, ends the play for ``host`` (nothing after it in
