@@ -223,18 +223,25 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names:
     if steps is None:
         steps = _TaskSteps(follower, play_plan, task, names)
     # (the play's tasks change no inventory: the same for each host, found once for the task)
-    inventory = steps.inventory if steps.inventory is not None else inventory_of(plan, play_plan, task, host.name)
-    memo = steps.memo if steps.memo is not None else followed_memo(play_plan)
-    key = ("walk host key", host.name, read, id(inventory), id(plan))
-    kept = memo.get(key)
-    if kept is None or kept[0] is not inventory or kept[1] is not plan:
-        kept = memo[key] = (inventory, plan, _host_key_now(plan, play_plan, host, task, read))
+    if steps.inventory is not None and steps.memo is not None:  # the hosts' parts for these names, found once
+        parts = steps.parts_for(read, plan)
+        part = parts.get(host.name)
+        if part is None:
+            part = parts[host.name] = _host_key_now(plan, play_plan, host, task, read)
+    else:
+        inventory = inventory_of(plan, play_plan, task, host.name)
+        memo = steps.memo if steps.memo is not None else followed_memo(play_plan)
+        key = ("walk host key", host.name, read, id(inventory), id(plan))
+        kept = memo.get(key)
+        if kept is None or kept[0] is not inventory or kept[1] is not plan:
+            kept = memo[key] = (inventory, plan, _host_key_now(plan, play_plan, host, task, read))
+        part = kept[2]
     answers = steps.answers.get(host.name) if steps.answers is not None else None
     if answers is None:
         answers = (_ended(follower, host, steps.enders), _decided(follower, play_plan, host, task, steps))
         if steps.answers is not None:
             steps.answers[host.name] = answers
-    return (*kept[2], *answers)
+    return (*part, *answers)
 
 
 class _TaskSteps:
@@ -242,7 +249,7 @@ class _TaskSteps:
     plays with an ``end_play`` or ``end_batch`` so far (:func:`_ended`), each with the names of its
     play's hosts: what is the same for every host of the task, found once for all of them."""
 
-    __slots__ = ("answers", "blocked", "enders", "ends", "inventory", "memo", "once", "orders", "reader_path")
+    __slots__ = ("answers", "blocked", "enders", "ends", "inventory", "memo", "once", "orders", "parts", "reader_path")
 
     def __init__(self, follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> None:
         from engine.flow.run_settings import runs_once
@@ -274,6 +281,7 @@ class _TaskSteps:
         self.reader_path = tuple(play_blocks(play_plan.play).paths.get(id(task)) or ()) \
             if any(earlier is play_plan for earlier, *_ in self.blocked) else None
         self.answers: dict[str, tuple[Any, Any]] | None = None
+        self.parts: tuple[frozenset[str], dict[str, tuple[Any, ...]]] | None = None
         self.memo: dict[Any, Any] | None = None
         self.inventory: Any = None
 
@@ -310,6 +318,20 @@ class _TaskSteps:
         if kept is None or not _same(kept[0], state):
             kept = self.memo[key] = (state, {})
         self.answers = kept[1]
+
+
+    def parts_for(self, read: frozenset[str], plan: Plan) -> dict[str, tuple[Any, ...]]:
+        """Each host's part of its key the inventory gives (:func:`_host_key_now`) for ``read``, kept
+        in the play's store per names, inventory and plan: one table for the task's hosts, not a key
+        of the store per host."""
+        assert self.memo is not None
+        if self.parts is None or self.parts[0] is not read:
+            key = ("walk host keys", read, id(self.inventory), id(plan))
+            kept = self.memo.get(key)
+            if kept is None or kept[0] is not self.inventory or kept[1] is not plan:
+                kept = self.memo[key] = (self.inventory, plan, {})
+            self.parts = (read, kept[2])
+        return self.parts[1]
 
 
 def _same(kept: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
