@@ -177,6 +177,9 @@ def with_vars_files(manager: VarsReader, play: Play, layers: list[Layer],
     """``layers`` with the play's vars_files in their place, their names templated with what
     the layers before them set, ``extra`` (extra vars and magic variables) over it; within
     static evaluation's bounds unless a run asks (``bounded``)."""
+    data = play.data if isinstance(play.data, Mapping) else {}
+    if not data.get("vars_files"):  # no vars_files level to fill in (play_layers makes one only for these)
+        return layers  # (not a pass over a late task's levels, most of them what the setters before set)
     for index, layer in enumerate(layers):
         if layer.pending and layer.level == "play vars_files":
             from engine.templating.pure_lookups import PureLookups
