@@ -426,9 +426,9 @@ def definitions(layers: Iterable[Layer], names: Iterable[str] | None = None) -> 
     wanted = set(names) if names is not None else None
     for layer in layers:
         values = layer.values
-        # (the few names asked for looked up: not a list made at each of a task's hundreds of levels)
-        items = values.items() if wanted is None else \
-            [(name, values[name]) for name in wanted if name in values] if not wanted.isdisjoint(values) else ()
+        # (the few names asked for looked up: not a list made at each of a task's hundreds of levels, nor
+        # a pass over each level's names, which isdisjoint takes when given a mapping)
+        items = values.items() if wanted is None else [(name, values[name]) for name in wanted if name in values]
         for name, value in items:
             definition = Definition(str(name), value, layer.level, layer.label, layer.path,
                                     layer.line(str(name)), layer.runtime)

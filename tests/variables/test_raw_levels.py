@@ -44,3 +44,15 @@ def test_a_reason_for_any_name_given_decides_over_the_levels() -> None:
     assert raw["low"] == 1  # the levels below the open one decide when they are merged into one
     with pytest.raises(RunTimeOnly, match="merged levels"):
         raw["nowhere"]
+
+
+def test_the_definitions_of_the_names_asked_for_are_those_of_every_level_highest_first() -> None:
+    from engine.variables.sources import definitions
+
+    found = definitions(_levels(), ["both", "low", "absent"])
+    assert {name: [d.level for d in found[name]] for name in found} == {
+        "both": ["set_fact", "role defaults"],
+        "low": ["role defaults"],
+    }
+    assert [d.value for d in found["both"]] == ["high", "low"]
+    assert set(definitions(_levels())) == {"low", "both", "at_wild", "high"}
