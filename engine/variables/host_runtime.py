@@ -143,8 +143,9 @@ class Follower(BlockFailures):
         if walked is not None:  # what the plays before set, then this play's walk so far: no setter walked here
             own = [*walked, Effects(facts=self._rescued(play_plan, host, before))] if names is None else walked
             included, facts = _layers_of(play_plan, (host.name, names), plays_effects)
-            return [*included, *(layer for found in own for layer in found.included),
-                    *facts, *(layer for found in own for layer in found.facts)]
+            # (lists, not generators unpacked: a reading late in a play takes some 190 levels)
+            return [*included, *[layer for found in own for layer in found.included],
+                    *facts, *[layer for found in own for layer in found.facts]]
         after_plays = len(plays_effects)
         effects = [*plays_effects, *mine.effects, *(found for _, _, found in sorted(in_loop, key=lambda run: run[:2]))]
         effects[after_plays:after_plays] = batches_before

@@ -43,27 +43,32 @@ class RawVariables(Mapping[str, Any]):
                  any_name: str | None = None) -> None:
         """``any_name``: why a name no level sets may still be set, which only the run knows
         (Layer.any_name): such a name is unknown, not undefined."""
-        self._maps = [extra, *(layer.values for layer in reversed(layers))]
+        self._maps = [extra]
+        self._maps += [layer.values for layer in reversed(layers)]
         self._facts = facts
         self._any = any_name
-        # the highest of the levels any name may be set at: the levels below it do not decide
-        wild = wild_layer(layers)
-        at = next((len(layers) - index for index, layer in enumerate(layers) if layer is wild), None)
-        self._wild = (at, wild.any_name) if any_name is None and wild is not None and at is not None else None
+        # the highest of the levels any name may be set at: the levels below it do not decide (looked
+        # for only where it decides, and its place only when there is one: a late task has some 190)
+        wild = wild_layer(layers) if any_name is None else None
+        at = next((len(layers) - index for index, layer in enumerate(layers) if layer is wild), None) \
+            if wild is not None else None
+        self._wild = (at, wild.any_name) if wild is not None and at is not None else None
 
     def __getitem__(self, name: str) -> Any:
         from engine.templating.defined_only import SetUnknown
         from engine.templating.errors import RunTimeOnly
 
-        for index, values in enumerate(self._maps):
-            if self._wild is not None and index == self._wild[0] and name not in values:
-                raise RunTimeOnly(f"{name!r} may be set by what only the run knows: {self._wild[1]}")
+        # the levels down to the highest at which any name may be set: those below it decide nothing
+        wild = self._wild
+        for values in self._maps if wild is None else self._maps[: wild[0] + 1]:
             if name in values:
                 value = settled(values[name])
                 if is_runtime(value):
                     message = f"{name!r} is known only at run time: {runtime_reason(value, name)}"
                     raise SetUnknown(message, name) if getattr(value, "defined", False) else RunTimeOnly(message)
                 return value
+        if wild is not None:
+            raise RunTimeOnly(f"{name!r} may be set by what only the run knows: {wild[1]}")
         if self._facts is not None and looks_like_fact(name):
             raise RunTimeOnly(f"{name!r} is {self._facts}")
         if self._any is not None:
@@ -71,7 +76,10 @@ class RawVariables(Mapping[str, Any]):
         raise KeyError(name)
 
     def __contains__(self, name: object) -> bool:
-        return any(name in values for values in self._maps) or self._any is not None or self._wild is not None or (
+        for values in self._maps:  # (a loop, not any() over a generator: a late task has some 190 levels)
+            if name in values:
+                return True
+        return self._any is not None or self._wild is not None or (
             self._facts is not None and isinstance(name, str) and looks_like_fact(name))
 
     def __iter__(self) -> Iterator[str]:

@@ -95,8 +95,9 @@ def _first(setters: list[tuple[int, Task]], before: int) -> list[tuple[int, Task
 
 
 def play_enders(order: Any) -> list[Task]:
-    """The ``meta: end_play`` tasks of the play's ``order``, kept with its setters."""
-    every = setters(order, len(order.tasks))
+    """The ``meta: end_play`` tasks of the play's ``order``, kept with its setters (asked at every
+    walk of a play: the setters kept, not copied)."""
+    every = _setters_of(order, None)
     kept = getattr(order, "enders", None)
     if kept is None or kept[0] is not order.setters:
         kept = order.enders = (order.setters, [done for _, done in every if ends_in_batch(done)
@@ -108,7 +109,7 @@ def play_enders(order: Any) -> list[Task]:
 def batch_enders(order: Any) -> list[tuple[int, Task]]:
     """The ``meta: end_batch`` and ``end_play`` tasks of the play's ``order``, each with its place,
     kept with its setters."""
-    every = setters(order, len(order.tasks))
+    every = _setters_of(order, None)
     kept = getattr(order, "batch_enders", None)
     if kept is None or kept[0] is not order.setters:
         kept = order.batch_enders = (order.setters, [(at, done) for at, done in every if ends_in_batch(done)])

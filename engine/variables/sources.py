@@ -177,6 +177,9 @@ def with_vars_files(manager: VarsReader, play: Play, layers: list[Layer],
     """``layers`` with the play's vars_files in their place, their names templated with what
     the layers before them set, ``extra`` (extra vars and magic variables) over it; within
     static evaluation's bounds unless a run asks (``bounded``)."""
+    data = play.data if isinstance(play.data, Mapping) else {}
+    if not data.get("vars_files"):  # no vars_files level to fill in (play_layers makes one only for these)
+        return layers  # (not a pass over a late task's levels, most of them what the setters before set)
     for index, layer in enumerate(layers):
         if layer.pending and layer.level == "play vars_files":
             from engine.templating.pure_lookups import PureLookups
@@ -423,9 +426,9 @@ def definitions(layers: Iterable[Layer], names: Iterable[str] | None = None) -> 
     wanted = set(names) if names is not None else None
     for layer in layers:
         values = layer.values
-        # (the few names asked for looked up: not a list made at each of a task's hundreds of levels)
-        items = values.items() if wanted is None else \
-            [(name, values[name]) for name in wanted if name in values] if not wanted.isdisjoint(values) else ()
+        # (the few names asked for looked up: not a list made at each of a task's hundreds of levels, nor
+        # a pass over each level's names, which isdisjoint takes when given a mapping)
+        items = values.items() if wanted is None else [(name, values[name]) for name in wanted if name in values]
         for name, value in items:
             definition = Definition(str(name), value, layer.level, layer.label, layer.path,
                                     layer.line(str(name)), layer.runtime)
