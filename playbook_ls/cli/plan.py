@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from playbook_ls.cli.options import (
@@ -105,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         # one task per line: a plan of a thousand hosts holds a million outcomes, and an indented
         # document is both slow to write (the encoder is not the C one then) and long to read
-        print(json_text(plays))
+        sys.stdout.writelines(json_pieces(plays))
+        sys.stdout.write("\n")
     else:
         print(as_text(plays), end="")
     return 0
@@ -198,23 +200,29 @@ def _order(play: Any) -> dict[str, str]:
 
 
 def json_text(plays: list[Any]) -> str:
-    """:func:`as_json` as text, each task on a line of its own, written piece by piece: a plan of
-    a thousand hosts holds a million outcomes, told once per group of hosts."""
-    lines = [f'{{"version": {JSON_VERSION}, "plays": [']
+    """:func:`as_json` as text, each task on a line of its own (:func:`json_pieces`)."""
+    return "".join(json_pieces(plays))
+
+
+def json_pieces(plays: list[Any]) -> Iterator[str]:
+    """:func:`json_text` piece by piece, to be written as made: a plan of a thousand hosts holds a
+    million outcomes, told once per group of hosts, and its text (100 MB for 2,000 hosts) is not
+    joined into one string (nor each play's into one) before it is written."""
+    yield f'{{"version": {JSON_VERSION}, "plays": [\n'
     written: dict[Any, Any] = {}  # a list of hosts as text, once: most tasks list the same few
     for index, play in enumerate(plays):
-        lines.append(json.dumps({"play": play.name, "hosts": play.hosts, **_order(play)})[:-1] + ', "tasks": [')
-        tasks = []
-        for task in play.tasks:
+        yield json.dumps({"play": play.name, "hosts": play.hosts, **_order(play)})[:-1] + ', "tasks": [\n'
+        for place, task in enumerate(play.tasks):
             head = json.dumps({"task": task.name, "path": _relative(task.path), "line": task.line,
                                "handler": task.handler})
             groups = ", ".join(f'{json.dumps({"outcome": kind, "reason": reason})[:-1]}, '
                                f'"hosts": {_listed(hosts, written)}}}' for kind, reason, hosts in outcome_groups(task))
-            tasks.append(f'{head[:-1]}, "outcomes": [{groups}]}}')
-        lines.append(",\n".join(tasks))
-        lines.append("]}" + ("," if index < len(plays) - 1 else ""))
-    lines.append("]}")
-    return "\n".join(lines)
+            yield f'{_BETWEEN if place else ""}{head[:-1]}, "outcomes": [{groups}]}}'
+        yield "\n]}" + ("," if index < len(plays) - 1 else "") + "\n"
+    yield "]}"
+
+
+_BETWEEN = ",\n"
 
 
 def _listed(hosts: list[str], written: dict[Any, Any]) -> str:
