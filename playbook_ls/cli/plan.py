@@ -155,13 +155,16 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
     from operator import is_
 
     outcomes = task.hosts
-    first = next(iter(outcomes.values()), None)
-    if first is None or all(map(is_, outcomes.values(), repeat(first))):  # most tasks: one object for every host
-        return [] if first is None else [(first.outcome, first.reason, list(outcomes))]
+    objects = getattr(outcomes, "objects", None)  # (engine.flow.outcomes.KnownOutcomes: its objects found)
+    first = objects[0] if objects else next(iter(outcomes.values()), None)
+    if first is None or (len(objects) == 1 if objects is not None else all(map(is_, outcomes.values(),
+                                                                               repeat(first)))):
+        return [] if first is None else [(first.outcome, first.reason, list(outcomes))]  # most tasks: one object
     idents = list(map(id, outcomes.values()))  # read once for every pass below
     kinds: dict[tuple[str, str], set[int]] = {}  # the objects of each outcome and reason, told once
-    for ident, outcome in dict(zip(idents, outcomes.values(), strict=True)).items():  # in their first host's order
-        kinds.setdefault((outcome.outcome, outcome.reason), set()).add(ident)
+    for outcome in objects if objects is not None else \
+            dict(zip(idents, outcomes.values(), strict=True)).values():  # in their first host's order
+        kinds.setdefault((outcome.outcome, outcome.reason), set()).add(id(outcome))
     if len(kinds) == 1:
         return [(kind, reason, list(outcomes)) for kind, reason in kinds]
     if len(kinds) <= _PASSES:  # a pass over the hosts per group
