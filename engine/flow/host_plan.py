@@ -42,7 +42,7 @@ from engine.flow.include_item_stops import (
     may_stop_later_items,
     unsure_stop,
 )
-from engine.flow.outcomes import distinct
+from engine.flow.outcomes import distinct, known
 from engine.flow.play_host_order import run_order_unknown
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
@@ -190,7 +190,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             why = next((play_plan.left_out[id(t)] for t in (task, *includers) if id(t) in play_plan.left_out),
                        f"not selected by the tags (its tags: {tags})")
             unselected = HostOutcome(SKIPPED, why, True)
-            planned.hosts = dict.fromkeys(hosts, unselected)
+            planned.hosts = known(dict.fromkeys(hosts, unselected), (unselected,) if hosts else ())
             result.tasks.append(planned)
             heard.flushed(task, planned)
             continue
@@ -240,7 +240,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 planned.repeats = heard.repeats if answered else planned.repeats
                 objects = None  # (its answers' objects: blocks.note finds them where it needs them)
             else:
-                planned.hosts = outcomes  # the common case, without host-by-host work
+                planned.hosts = known(outcomes, objects)  # the common case, without host-by-host work
             blocks.note(task, planned.hosts, objects)
             _note_changes(plan, play_plan, planned, batches, signatures)
             heard.note(task, planned, item is not None)
@@ -353,7 +353,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                         failed[other] = max(causes, key=lambda why: why[1])  # a certain stop first
         stopping.clear()
         _max_fail(play, batches, failed, before, planned)
-        blocks.note(task, planned.hosts)
+        # its objects found once here for the readers after (blocks.note's, the end of the play's, the JSON)
+        objects = list(distinct(planned.hosts))
+        planned.hosts = known(planned.hosts, objects)
+        blocks.note(task, planned.hosts, objects)
         _note_changes(plan, play_plan, planned, batches, signatures)
         heard.note(task, planned, item is not None)
         ended.reached(task, planned, batches)

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import is_
+from typing import Any
 
 RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
 
@@ -25,9 +26,61 @@ class HostOutcome:
     itself skips that item, so loads nothing)."""
 
 
+class KnownOutcomes(dict[str, HostOutcome]):
+    """Outcomes by host that carry their outcome objects (:func:`distinct`) as found when they were
+    made, for the later readers of a planned task's hosts (the plan's end of play, the tasks an
+    include loads, the JSON): each asks its few objects without a pass over a fleet's hosts. Any
+    change to the hosts drops them (then found again by a pass)."""
+
+    __slots__ = ("objects",)
+
+    def __init__(self, outcomes: Mapping[str, HostOutcome], objects: tuple[HostOutcome, ...]) -> None:
+        super().__init__(outcomes)
+        self.objects: tuple[HostOutcome, ...] | None = objects
+
+    def __setitem__(self, key: str, value: HostOutcome) -> None:
+        self.objects = None
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.objects = None
+        super().__delitem__(key)
+
+    def __ior__(self, other: Any) -> KnownOutcomes:  # type: ignore[override,misc]
+        self.objects = None
+        return super().__ior__(other)  # type: ignore[return-value]
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.objects = None
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self.objects = None
+        return super().setdefault(key, default)
+
+    def pop(self, *args: Any) -> Any:
+        self.objects = None
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[str, HostOutcome]:
+        self.objects = None
+        return super().popitem()
+
+    def clear(self) -> None:
+        self.objects = None
+        super().clear()
+
+
+def known(outcomes: Mapping[str, HostOutcome], objects: Iterable[HostOutcome]) -> KnownOutcomes:
+    """``outcomes`` with ``objects``, those of them (:func:`distinct`), kept with them."""
+    return KnownOutcomes(outcomes, tuple(objects))
+
+
 def distinct(outcomes: Mapping[str, HostOutcome]) -> Iterable[HostOutcome]:
     """The outcome objects of ``outcomes`` (by host), each once, in the order of their first host: a
     fleet's hosts mostly share a few, and asking each object once is not asking each host."""
+    if type(outcomes) is KnownOutcomes and outcomes.objects is not None:
+        return outcomes.objects
     values = outcomes.values()
     first = next(iter(values), None)
     if first is None or all(map(is_, values, repeat(first))):  # most tasks: one object for every host

@@ -29,9 +29,11 @@ class StoppedHosts:
         """(the hosts that run the task, the failed ones out of the play's lists at it (certainly:
         True, else why they may be), the hosts removed from the lists): ``failed`` less the
         ``resuming`` ones (an always or rescue section), ``certain``/``maybe``: the ended ones."""
-        state = (dict(failed), resuming, frozenset(certain), frozenset(maybe), id(batches))
-        if self._views is not None and self._state == state:
+        rest = (resuming, frozenset(certain), frozenset(maybe), id(batches))
+        if self._views is not None and self._state is not None and self._state[1:] == rest and \
+                self._state[0] == failed:  # compared where they are, copied only when they changed
             return self._views
+        state = (dict(failed), *rest)
         running = [host for host in hosts if (host.name not in failed or host.name in resuming)
                    and host.name not in certain] if failed or certain else hosts
         out = {h: why[1] or why[0] for h, why in failed.items() if h not in resuming}
@@ -46,9 +48,9 @@ class StoppedHosts:
         """The failed hosts not ``resuming`` grouped by their failure and whether they failed before
         the play (``before``): each group's hosts are stopped alike at every task; and the others
         of ``names``, in their order."""
-        state = (dict(failed), resuming)
-        if self._groups is not None and self._groups[0] == state:
+        if self._groups is not None and self._groups[0][1] == resuming and self._groups[0][0] == failed:
             return self._groups[1]  # type: ignore[no-any-return]
+        state = (dict(failed), resuming)
         found: dict[tuple[tuple[str, bool], bool], list[str]] = {}
         for host, why in failed.items():
             if host not in resuming:

@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from playbook_ls.cli.options import (
@@ -105,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         # one task per line: a plan of a thousand hosts holds a million outcomes, and an indented
         # document is both slow to write (the encoder is not the C one then) and long to read
-        print(json_text(plays))
+        sys.stdout.writelines(json_pieces(plays))
+        sys.stdout.write("\n")
     else:
         print(as_text(plays), end="")
     return 0
@@ -153,13 +155,16 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
     from operator import is_
 
     outcomes = task.hosts
-    first = next(iter(outcomes.values()), None)
-    if first is None or all(map(is_, outcomes.values(), repeat(first))):  # most tasks: one object for every host
-        return [] if first is None else [(first.outcome, first.reason, list(outcomes))]
+    objects = getattr(outcomes, "objects", None)  # (engine.flow.outcomes.KnownOutcomes: its objects found)
+    first = objects[0] if objects else next(iter(outcomes.values()), None)
+    if first is None or (len(objects) == 1 if objects is not None else all(map(is_, outcomes.values(),
+                                                                               repeat(first)))):
+        return [] if first is None else [(first.outcome, first.reason, list(outcomes))]  # most tasks: one object
     idents = list(map(id, outcomes.values()))  # read once for every pass below
     kinds: dict[tuple[str, str], set[int]] = {}  # the objects of each outcome and reason, told once
-    for ident, outcome in dict(zip(idents, outcomes.values(), strict=True)).items():  # in their first host's order
-        kinds.setdefault((outcome.outcome, outcome.reason), set()).add(ident)
+    for outcome in objects if objects is not None else \
+            dict(zip(idents, outcomes.values(), strict=True)).values():  # in their first host's order
+        kinds.setdefault((outcome.outcome, outcome.reason), set()).add(id(outcome))
     if len(kinds) == 1:
         return [(kind, reason, list(outcomes)) for kind, reason in kinds]
     if len(kinds) <= _PASSES:  # a pass over the hosts per group
@@ -198,23 +203,29 @@ def _order(play: Any) -> dict[str, str]:
 
 
 def json_text(plays: list[Any]) -> str:
-    """:func:`as_json` as text, each task on a line of its own, written piece by piece: a plan of
-    a thousand hosts holds a million outcomes, told once per group of hosts."""
-    lines = [f'{{"version": {JSON_VERSION}, "plays": [']
+    """:func:`as_json` as text, each task on a line of its own (:func:`json_pieces`)."""
+    return "".join(json_pieces(plays))
+
+
+def json_pieces(plays: list[Any]) -> Iterator[str]:
+    """:func:`json_text` piece by piece, to be written as made: a plan of a thousand hosts holds a
+    million outcomes, told once per group of hosts, and its text (100 MB for 2,000 hosts) is not
+    joined into one string (nor each play's into one) before it is written."""
+    yield f'{{"version": {JSON_VERSION}, "plays": [\n'
     written: dict[Any, Any] = {}  # a list of hosts as text, once: most tasks list the same few
     for index, play in enumerate(plays):
-        lines.append(json.dumps({"play": play.name, "hosts": play.hosts, **_order(play)})[:-1] + ', "tasks": [')
-        tasks = []
-        for task in play.tasks:
+        yield json.dumps({"play": play.name, "hosts": play.hosts, **_order(play)})[:-1] + ', "tasks": [\n'
+        for place, task in enumerate(play.tasks):
             head = json.dumps({"task": task.name, "path": _relative(task.path), "line": task.line,
                                "handler": task.handler})
             groups = ", ".join(f'{json.dumps({"outcome": kind, "reason": reason})[:-1]}, '
                                f'"hosts": {_listed(hosts, written)}}}' for kind, reason, hosts in outcome_groups(task))
-            tasks.append(f'{head[:-1]}, "outcomes": [{groups}]}}')
-        lines.append(",\n".join(tasks))
-        lines.append("]}" + ("," if index < len(plays) - 1 else ""))
-    lines.append("]}")
-    return "\n".join(lines)
+            yield f'{_BETWEEN if place else ""}{head[:-1]}, "outcomes": [{groups}]}}'
+        yield "\n]}" + ("," if index < len(plays) - 1 else "") + "\n"
+    yield "]}"
+
+
+_BETWEEN = ",\n"
 
 
 def _listed(hosts: list[str], written: dict[Any, Any]) -> str:

@@ -176,3 +176,35 @@ def test_ended_hosts_outcomes_are_those_of_each_host(handler: bool, once: bool |
     found = ended.outcomes(task, outcomes, hosts)  # type: ignore[arg-type]
     assert list(found.items()) == list(expected.items())
     assert all(found[host] is expected[host] for host in found)
+
+
+def test_outcomes_keep_their_objects_until_changed() -> None:
+    """A planned task's outcomes carry their objects as found when made, and any change to the
+    hosts drops them: what each reader then finds is what a pass over the hosts finds, and the
+    groups are those of each host, alike for every way the hosts change."""
+    from engine.flow.outcomes import distinct, known
+    from playbook_ls.cli.plan import outcome_groups
+
+    hosts = [f"h{n:03d}" for n in range(30)]
+    runs, skipped, other = HostOutcome(RUNS), HostOutcome(SKIPPED, "no"), HostOutcome(DEPENDS, "a fact")
+    plain = {host: skipped if n % 4 == 1 else runs for n, host in enumerate(hosts)}
+    changes = [lambda o: o.__setitem__(hosts[0], other), lambda o: o.update({hosts[2]: other}),
+               lambda o: o.pop(hosts[1]), lambda o: o.__delitem__(hosts[1]), lambda o: o.popitem(),
+               lambda o: o.setdefault("new", other), lambda o: o.__ior__({"new": other}), lambda o: o.clear()]
+    for change in [*changes, None]:
+        expected = dict(plain)
+        outcomes = known(plain, distinct(plain))
+        assert outcomes.objects == (runs, skipped) and outcomes == plain
+        if change is not None:
+            change(expected)
+            change(outcomes)
+            assert outcomes.objects is None
+        assert list(distinct(outcomes)) == list(distinct(expected))
+        grouped: dict[tuple[str, str], list[str]] = {}
+        for host, outcome in expected.items():
+            grouped.setdefault((outcome.outcome, outcome.reason), []).append(host)
+        assert outcome_groups(SimpleNamespace(hosts=outcomes)) == [(kind, why, names) for (kind, why), names in
+                                                                    grouped.items()]
+    assert list(distinct(known({}, ()))) == [] and outcome_groups(SimpleNamespace(hosts=known({}, ()))) == []
+    one = known(dict.fromkeys(hosts, runs), (runs,))
+    assert outcome_groups(SimpleNamespace(hosts=one)) == [(RUNS, "", hosts)]
