@@ -76,11 +76,12 @@ class RawVariables(Mapping[str, Any]):
         raise KeyError(name)
 
     def __contains__(self, name: object) -> bool:
+        if (self._any is not None or self._wild is not None) and isinstance(name, str):  # any name may be set
+            return True
         for values in self._maps:  # (a loop, not any() over a generator: a late task has some 190 levels)
             if name in values:
                 return True
-        return self._any is not None or self._wild is not None or (
-            self._facts is not None and isinstance(name, str) and looks_like_fact(name))
+        return self._facts is not None and isinstance(name, str) and looks_like_fact(name)
 
     def __iter__(self) -> Iterator[str]:
         # lowest level first: the order of ansible's merged dict, where a name keeps the place

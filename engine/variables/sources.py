@@ -423,20 +423,32 @@ def definitions(layers: Iterable[Layer], names: Iterable[str] | None = None) -> 
     one first. A file merged twice at the same level (a role's defaults, once as a role of the
     play and once as the task's role) is one definition, at its higher place."""
     found: dict[str, list[Definition]] = {}
-    wanted = set(names) if names is not None else None
+    if names is None:
+        for layer in layers:
+            for name, value in layer.values.items():
+                _define(found, layer, name, value)
+        return found
+    wanted = set(names)
     for layer in layers:
         values = layer.values
-        # (the few names asked for looked up: not a list made at each of a task's hundreds of levels, nor
-        # a pass over each level's names, which isdisjoint takes when given a mapping)
-        items = values.items() if wanted is None else [(name, values[name]) for name in wanted if name in values]
-        for name, value in items:
-            definition = Definition(str(name), value, layer.level, layer.label, layer.path,
-                                    layer.line(str(name)), layer.runtime)
-            same = found.setdefault(str(name), [])
-            same[:] = [d for d in same if (d.level, d.path, d.line) != (definition.level, definition.path,
-                                                                          definition.line) or d.path is None]
-            same.insert(0, definition)
+        # (the few names asked for looked up in a plain loop: not a list made at each of a task's hundreds
+        # of levels, which Python 3.11 makes with a call of its own, nor a pass over each level's names,
+        # which isdisjoint takes when given a mapping)
+        for name in wanted:
+            if name in values:
+                _define(found, layer, name, values[name])
     return found
+
+
+def _define(found: dict[str, list[Definition]], layer: Layer, name: Any, value: Any) -> None:
+    """Puts ``name``'s definition at ``layer`` first among those ``found``: it wins over the lower
+    levels', and replaces the same file's at the same level (merged twice)."""
+    definition = Definition(str(name), value, layer.level, layer.label, layer.path, layer.line(str(name)),
+                            layer.runtime)
+    same = found.setdefault(str(name), [])
+    same[:] = [d for d in same if (d.level, d.path, d.line) != (definition.level, definition.path,
+                                                                  definition.line) or d.path is None]
+    same.insert(0, definition)
 
 
 def hostless_variables(play: Play, task: Task | None, includers: list[Task], extra_vars: Mapping[str, Any],
