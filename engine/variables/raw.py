@@ -76,7 +76,7 @@ class RawVariables(Mapping[str, Any]):
         raise KeyError(name)
 
     def __contains__(self, name: object) -> bool:
-        if (self._any is not None or self._wild is not None) and isinstance(name, str):  # any name may be set
+        if self._any is not None or self._wild is not None:  # any name may be set
             return True
         for values in self._maps:  # (a loop, not any() over a generator: a late task has some 190 levels)
             if name in values:
