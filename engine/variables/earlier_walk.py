@@ -77,7 +77,7 @@ class ItemMajor:
 
 
 def _key(follower: Follower, play_plan: PlayPlan, what: str, host: Host,
-         names: frozenset[str] | None) -> tuple[Any, ...]:
+         names: frozenset[str] | tuple[Any, ...] | None) -> tuple[Any, ...]:
     order = follower.order_of(play_plan.play)
     planned = getattr(play_plan, "planned_runs", None)
     return (what, host.name, names, len(order.tasks), id(play_plan.hosts), len(play_plan.hosts), id(planned),
@@ -113,11 +113,19 @@ def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset
         return kept  # type: ignore[no-any-return]
     planned = getattr(play_plan, "planned_runs", None)
     order = follower.order_of(play_plan.play)
+    walk = setters(order, len(order.tasks), names)
+    # what the walk takes of the names is their setters (and the rescues' for every name): the names
+    # of a setter in common, or of none of the play's (most of a fleet's readings), share one walk
+    shared = _key(follower, play_plan, "played by setters", host, (names is None, *(at for at, _ in walk)))
+    kept = _kept(follower, play_plan, shared)
+    if kept is not None:
+        _keep(follower, play_plan, key, planned, kept)
+        return kept  # type: ignore[no-any-return]
     effects: list[Effects] = []
     member = host.name in host_names(play_plan)
     rescued = follower._rescued(play_plan, host, None) if member and names is None else []  # noqa: SLF001
     ended: bool | str = follower.stopped_before(play_plan, host) if member else False
-    walk = setters(order, len(order.tasks), names)
+    walk = setters(order, len(order.tasks), names)  # (again: the same, unless asking loaded tasks into the play)
     loops = [file_loop(follower, play_plan, done) for _, done in walk]
     ordered = ItemMajor()
     for index, (at, done) in enumerate(walk):
@@ -140,6 +148,8 @@ def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset
     effects += ordered.effects
     effects.append(Effects(facts=rescued))
     _keep(follower, play_plan, key, planned, effects)
+    if len(order.tasks) == shared[3]:  # the same setters as the key's
+        _keep(follower, play_plan, shared, planned, effects)
     return effects
 
 
@@ -233,9 +243,14 @@ def own_play(follower: Follower, play_plan: PlayPlan, host: Host, before: int,
     if prefix is None:
         planned = getattr(play_plan, "planned_runs", None)
         walk = setters(order, len(order.tasks), names)
-        prefix = _Prefix(walk, [file_loop(follower, play_plan, done) for _, done in walk])
-        if host.name in host_names(play_plan):  # a batch an end_play before it stopped runs nothing
-            prefix.ended = follower.stopped_before(play_plan, host)
+        # the walk takes of the names their setters: names with the same setters in the play share it
+        shared = _key(follower, play_plan, "own play by setters", host, tuple(at for at, _ in walk))
+        prefix = _kept(follower, play_plan, shared)
+        if prefix is None:
+            prefix = _Prefix(walk, [file_loop(follower, play_plan, done) for _, done in walk])
+            if host.name in host_names(play_plan):  # a batch an end_play before it stopped runs nothing
+                prefix.ended = follower.stopped_before(play_plan, host)
+            _keep(follower, play_plan, shared, planned, prefix)
         _keep(follower, play_plan, key, planned, prefix)
     walked = len(prefix.places)
     if walked == len(prefix.setters) or prefix.setters[walked][0] >= before:

@@ -141,3 +141,45 @@ def test_the_setters_of_names_are_those_a_scan_of_every_setter_finds(tmp_path: P
             for before in (0, 3, len(order.tasks)):
                 assert setters.setters(order, before, names) == [(at, t) for at, t in scanned if at < before]
     assert any(setters.setters(order, len(order.tasks), frozenset({"fact_1"})) for order in orders)
+
+
+def test_names_with_the_same_setters_in_a_play_share_its_walk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a walk of a play takes of a set of names is their setters there (and the rescues' for
+    every name): sets of names with the same setters are walked once on a host, each given what a
+    walk of its own gives."""
+    from engine.flow.plan import RunOptions, make_plan
+    from engine.variables.host_runtime import Follower
+    from engine.variables.play_order import play_order
+    from engine.variables.report import include_item_order, templar_at
+
+    _write(tmp_path, 2)
+    monkeypatch.chdir(tmp_path)
+    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "inventory.ini")]))
+    follower = Follower(plan, play_order, templar_at, include_item_order)
+    first, host = plan.plays[0], plan.plays[0].hosts[5]
+    size = len(play_order(first.play).tasks)
+    alike = [frozenset({"fact_0"}), frozenset({"fact_0", "weight"}), frozenset({"fact_0", "probe"})]
+    none = [frozenset(), frozenset({"probe"}), frozenset({"fact_1", "weight"})]
+
+    def seen(effects: list[object]) -> list[tuple[str, dict[str, object]]]:
+        return [(layer.label, dict(layer.values)) for found in effects for layer in [*found.included, *found.facts]]
+
+    def alone(names: frozenset[str]) -> tuple[list[object], list[object]]:  # a walk of its own: a new store
+        first.play.derived.pop("host effects", None)
+        return seen(earlier_walk.played(follower, first, host, names)), \
+            seen(earlier_walk.own_play(follower, first, host, size, names) or [])
+
+    expected = [alone(names) for names in [*alike, *none, None]]
+    first.play.derived.pop("host effects", None)
+    walks, prefixes = _counted(monkeypatch, earlier_walk, "ItemMajor"), _counted(monkeypatch, earlier_walk, "_Prefix")
+    played, own = [], []
+    for group in (alike, none, [None]):  # one walk per list of setters (every name's too), not one per set of names
+        played.append(earlier_walk.played(follower, first, host, group[0]))
+        own.append(earlier_walk.own_play(follower, first, host, size, group[0]) or [])
+        counts = walks[0], prefixes[0]
+        played += [earlier_walk.played(follower, first, host, names) for names in group[1:]]
+        own += [earlier_walk.own_play(follower, first, host, size, names) or [] for names in group[1:]]
+        assert (walks[0], prefixes[0]) == counts
+    assert played[0] is played[1] is played[2] and played[3] is played[4] is played[5]
+    assert [(seen(a), seen(b)) for a, b in zip(played, own, strict=True)] == expected
+    assert expected[0][0] == [("set_fact in task 'set 0'", {"fact_0": 1})] and expected[3] == ([], [])
