@@ -44,10 +44,10 @@ def inventory_twins(plan: Plan, play_plan: PlayPlan, task: Task | None, twin: An
         return []
     found = shared.members.get(twin)
     if found is None:
-        in_play = host_names(play_plan)
+        in_play, hosts = host_names(play_plan), shared.inventory.data.hosts
         found = shared.members[twin] = [
             name for name in shared.groups(plan, play_plan).get(twin[:2], ())
-            if name in in_play and shared.facts_of(name) == twin[2:]]
+            if name in in_play and shared.facts_of(plan, play_plan, hosts[name]) == twin[2:]]
         for name in found:
             shared.tokens.setdefault(name, twin)  # (the same token: asked again, it is found)
     return found
@@ -66,35 +66,31 @@ def _twin_play(plan: Plan, play_plan: PlayPlan) -> _TwinPlay | None:
 
 class _TwinPlay:
     """What every host's twin token takes from its play: the inventory its hosts read, the kept
-    parts of hosts' tokens, the playbook directory and the plays gathering facts so far; and the
-    play's hosts' tokens (a host without one: ``()``) and twins found so far."""
+    parts of hosts' tokens, the playbook directory and the cached facts; and the play's hosts'
+    tokens (a host without one: ``()``) and twins found so far."""
 
-    __slots__ = ("basedir", "cached", "gathering", "inventory", "members", "parts", "plan", "tokens")
+    __slots__ = ("basedir", "cached", "inventory", "members", "parts", "plan", "tokens")
 
     def __init__(self, plan: Plan, play_plan: PlayPlan) -> None:
-        from engine.variables.host_facts import _gathering
-        from engine.variables.setters import host_names
-
         self.plan = plan
         self.inventory = inventory_of(plan, play_plan)  # (no task of the play changes it: _twin_play)
         # the host's groups and own names, as its levels are kept: once per inventory and directory
         self.parts: dict[tuple[str, str], tuple[Any, ...]] = self.inventory.derived.setdefault("twin parts", {})
         self.basedir = _playbook_dir(play_plan.play.basedir)
         self.cached = getattr(plan, "facts", {})
-        self.gathering = [(reason, host_names(earlier)) for reason, earlier in _gathering(plan, play_plan)]
         self.tokens: dict[str, tuple[Any, ...]] = {}
         self.members: dict[Any, list[str]] = {}
 
     def token(self, plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[Any, ...]:
         part = self._part(plan, play_plan, host)
-        return (*part, *self.facts_of(host.name)) if part else ()
+        return (*part, *self.facts_of(plan, play_plan, host)) if part else ()
 
-    def facts_of(self, name: str) -> tuple[Any, Any]:
-        """The host's cached facts (by digest), and why the run gathers them (as
-        engine.variables.host_facts.facts_unknown says, with the play's gathering found once)."""
-        cached = self.cached.get(name)
-        return (cached.digest if cached is not None else None,
-                next((reason for reason, names in self.gathering if name in names), None))
+    def facts_of(self, plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[Any, Any]:
+        """The host's cached facts (by digest), and why the run gathers them."""
+        from engine.variables.host_facts import facts_unknown
+
+        cached = self.cached.get(host.name)
+        return cached.digest if cached is not None else None, facts_unknown(plan, play_plan, host)
 
     def groups(self, plan: Plan, play_plan: PlayPlan) -> dict[tuple[Any, ...], list[str]]:
         """The inventory's hosts by the part of their token the inventory gives (their groups and own

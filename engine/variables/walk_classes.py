@@ -223,19 +223,11 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names:
     if steps is None:
         steps = _TaskSteps(follower, play_plan, task, names)
     # (the play's tasks change no inventory: the same for each host, found once for the task)
-    if steps.inventory is not None and steps.memo is not None:  # the hosts' parts for these names, found once
-        parts = steps.parts_for(read, plan)
-        part = parts.get(host.name)
-        if part is None:
-            part = parts[host.name] = _host_key_now(plan, play_plan, host, task, read)
-    else:
-        inventory = inventory_of(plan, play_plan, task, host.name)
-        memo = steps.memo if steps.memo is not None else followed_memo(play_plan)
-        key = ("walk host key", host.name, read, id(inventory), id(plan))
-        kept = memo.get(key)
-        if kept is None or kept[0] is not inventory or kept[1] is not plan:
-            kept = memo[key] = (inventory, plan, _host_key_now(plan, play_plan, host, task, read))
-        part = kept[2]
+    inventory = steps.inventory if steps.inventory is not None else inventory_of(plan, play_plan, task, host.name)
+    parts = steps.parts_for(steps.memo if steps.memo is not None else followed_memo(play_plan), read, inventory, plan)
+    part = parts.get(host.name)
+    if part is None:
+        part = parts[host.name] = _host_key_now(plan, play_plan, host, task, read)
     answers = steps.answers.get(host.name) if steps.answers is not None else None
     if answers is None:
         answers = (_ended(follower, host, steps.enders), _decided(follower, play_plan, host, task, steps))
@@ -281,7 +273,7 @@ class _TaskSteps:
         self.reader_path = tuple(play_blocks(play_plan.play).paths.get(id(task)) or ()) \
             if any(earlier is play_plan for earlier, *_ in self.blocked) else None
         self.answers: dict[str, tuple[Any, Any]] | None = None
-        self.parts: tuple[frozenset[str], dict[str, tuple[Any, ...]]] | None = None
+        self.parts: tuple[frozenset[str], Any, dict[str, tuple[Any, ...]]] | None = None
         self.memo: dict[Any, Any] | None = None
         self.inventory: Any = None
 
@@ -319,19 +311,18 @@ class _TaskSteps:
             kept = self.memo[key] = (state, {})
         self.answers = kept[1]
 
-
-    def parts_for(self, read: frozenset[str], plan: Plan) -> dict[str, tuple[Any, ...]]:
+    def parts_for(self, memo: dict[Any, Any], read: frozenset[str], inventory: Any,
+                  plan: Plan) -> dict[str, tuple[Any, ...]]:
         """Each host's part of its key the inventory gives (:func:`_host_key_now`) for ``read``, kept
-        in the play's store per names, inventory and plan: one table for the task's hosts, not a key
-        of the store per host."""
-        assert self.memo is not None
-        if self.parts is None or self.parts[0] is not read:
-            key = ("walk host keys", read, id(self.inventory), id(plan))
-            kept = self.memo.get(key)
-            if kept is None or kept[0] is not self.inventory or kept[1] is not plan:
-                kept = self.memo[key] = (self.inventory, plan, {})
-            self.parts = (read, kept[2])
-        return self.parts[1]
+        in the play's store ``memo`` per names, inventory and plan: one table, fetched once for the
+        task's hosts while they read one inventory, not a key of the store per host."""
+        if self.parts is None or self.parts[0] is not read or self.parts[1] is not inventory:
+            key = ("walk host keys", read, id(inventory), id(plan))
+            kept = memo.get(key)
+            if kept is None or kept[0] is not inventory or kept[1] is not plan:
+                kept = memo[key] = (inventory, plan, {})
+            self.parts = (read, inventory, kept[2])
+        return self.parts[2]  # type: ignore[no-any-return]
 
 
 def _same(kept: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
@@ -481,19 +472,18 @@ def _plays_in(plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[bool, ...]:
     from engine.variables.setters import host_names
 
     every = getattr(plan, "plays", None)
-    if not isinstance(every, list):  # (the editor's plan of one play)
-        return tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
-    kept = plan.__dict__.get("plays in")
-    if kept is None or kept[0] is not every or kept[1] != len(every):
-        kept = plan.__dict__["plays in"] = (every, len(every), {}, {})
-    count = kept[3].get(id(play_plan))  # how many of the plan's plays are so far at this play, once per play
-    if count is None:
-        plays = plays_before(plan, play_plan, True)
-        count = kept[3][id(play_plan)] = len(plays) if plays and len(plays) <= len(every) and \
-            every[len(plays) - 1] is plays[-1] else -1
-    if count < 0:
-        return tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
-    found = kept[2].get(host.name)
-    if found is None:
-        found = kept[2][host.name] = tuple(host.name in host_names(each) for each in every)
-    return found[:count]
+    if isinstance(every, list):  # (not the editor's plan of one play)
+        kept = plan.__dict__.get("plays in")
+        if kept is None or kept[0] is not every or kept[1] != len(every):
+            kept = plan.__dict__["plays in"] = (every, len(every), {}, {})
+        count = kept[3].get(id(play_plan))  # how many of the plan's plays are so far at this play, once per play
+        if count is None:
+            plays = plays_before(plan, play_plan, True)
+            count = kept[3][id(play_plan)] = len(plays) if plays and len(plays) <= len(every) and \
+                every[len(plays) - 1] is plays[-1] else -1
+        if count >= 0:
+            found = kept[2].get(host.name)
+            if found is None:
+                found = kept[2][host.name] = tuple(host.name in host_names(each) for each in every)
+            return found[:count]  # type: ignore[no-any-return]
+    return tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
