@@ -168,8 +168,8 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
     if len(kinds) == 1:
         return [(kind, reason, list(outcomes)) for kind, reason in kinds]
     if len(kinds) <= _PASSES:  # a pass over the hosts per group
-        return [(kind, reason, list(compress(outcomes, map(objects.__contains__, idents))))
-                for (kind, reason), objects in kinds.items()]
+        return [(kind, reason, list(compress(outcomes, map(members.__contains__, idents))))
+                for (kind, reason), members in kinds.items()]
     groups: dict[tuple[str, str], list[str]] = {}
     by_object: dict[int, list[str]] = {}  # most hosts share one outcome object: one lookup of its group
     for host, outcome in outcomes.items():
