@@ -100,6 +100,9 @@ def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     def key_of(host: Host) -> tuple[Any, ...]:
         return _host_key(follower, play_plan, host, task, names, read, steps)
 
+    def keys_of(hosts: list[Host], names: list[str]) -> list[tuple[Any, ...]]:
+        return _host_keys(follower, play_plan, hosts, names, task, read, steps)
+
     if steps.answers is None or steps.inventory is None:  # the task's own answers: its classes are its own
         return ("walk", read, "task", id(task), len(follower.order_of(play_plan.play).tasks)), key_of
     # a host's key is what the inventory and these kept answers give it: the same at every task asking
@@ -110,20 +113,21 @@ def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     kept = memo.get(found)
     if kept is None or kept[0] is not steps.answers or kept[1] is not steps.inventory or kept[2] is not plan:
         kept = memo[found] = (steps.answers, steps.inventory, plan, ({}, {}), next(_KEY_TABLES))
-    return ("walk", read, "keys", kept[4]), _KeptKeys(*kept[3], key_of)
+    return ("walk", read, "keys", kept[4]), _KeptKeys(*kept[3], key_of, keys_of)
 
 
 class _KeptKeys:
     """Each host's key of the walk (:func:`_host_key`), found once per host and kept as the number of
     its class among the hosts' keys so far (equal keys, one number: a key is a deep tuple, hashed
     once here rather than at each task telling classes apart): for one host, or for the play's
-    hosts at once (:meth:`many`, which asks only the hosts not found yet)."""
+    hosts at once (:meth:`many`, which asks only the hosts not found yet, together)."""
 
-    __slots__ = ("find", "keys", "numbers")
+    __slots__ = ("find", "find_many", "keys", "numbers")
 
     def __init__(self, keys: dict[str, int], numbers: dict[tuple[Any, ...], int],
-                 find: Callable[[Host], tuple[Any, ...]]) -> None:
-        self.keys, self.numbers, self.find = keys, numbers, find
+                 find: Callable[[Host], tuple[Any, ...]],
+                 find_many: Callable[[list[Host], list[str]], list[tuple[Any, ...]]]) -> None:
+        self.keys, self.numbers, self.find, self.find_many = keys, numbers, find, find_many
 
     def __call__(self, host: Host) -> int:
         found = self.keys.get(host.name)
@@ -135,8 +139,12 @@ class _KeptKeys:
         """The keys' numbers of ``hosts`` (whose names are ``names``), in their order."""
         found = list(map(self.keys.get, names))
         if None in found:
-            found = [key if key is not None else self(host) for key, host in zip(found, hosts, strict=True)]
-        return found
+            missing = [at for at, key in enumerate(found) if key is None]
+            keys, numbers = self.keys, self.numbers
+            for at, key in zip(missing, self.find_many([hosts[at] for at in missing], [names[at] for at in missing]),
+                               strict=True):
+                found[at] = keys[names[at]] = numbers.setdefault(key, len(numbers))
+        return found  # type: ignore[return-value]
 
 
 def _table_key(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
@@ -213,9 +221,10 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names:
               read: frozenset[str], steps: _TaskSteps | None = None) -> tuple[Any, ...]:
     """What the walk reads of ``host``: the values its inventory gives ``read`` (each by its level),
     its name and groups when read, its facts, and which plays so far it is in (the same at every
-    task of the play that reads that inventory: kept per host and names read); and what the plan
-    says of the host at the steps it decides (:func:`_decided`). ``steps``: the task's
-    (:class:`_TaskSteps`), when it is asked for each of its hosts."""
+    task of the play that reads that inventory: kept per host and names read, as numbers:
+    :func:`_host_keys_now`); and what the plan says of the host at the steps it decides
+    (:func:`_answers`). ``steps``: the task's (:class:`_TaskSteps`), when it is asked for each of
+    its hosts."""
     from engine.variables.host_runtime import followed_memo
     from engine.variables.report import inventory_of
 
@@ -227,13 +236,42 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names:
     parts = steps.parts_for(steps.memo if steps.memo is not None else followed_memo(play_plan), read, inventory, plan)
     part = parts.get(host.name)
     if part is None:
-        part = parts[host.name] = _host_key_now(plan, play_plan, host, task, read)
+        part = parts[host.name] = _host_keys_now(plan, play_plan, [host], task, read)[0]
+    return (part, _answers(follower, play_plan, host, task, steps) if steps.asks else _NO_ANSWERS)
+
+
+_NO_ANSWERS = (None, None)
+"""A host's answers (:func:`_answers`) where the walk has no step the plan decides host by host."""
+
+
+def _host_keys(follower: Any, play_plan: PlayPlan, hosts: list[Host], names: list[str], task: Task,
+               read: frozenset[str], steps: _TaskSteps) -> list[tuple[Any, ...]]:
+    """:func:`_host_key` of each of ``hosts`` (whose names are ``names``), found together: the parts
+    the inventory gives found for the hosts not kept yet at once, and no answers asked where the walk
+    has no step the plan decides host by host."""
+    if steps.inventory is None or steps.memo is None:
+        return [_host_key(follower, play_plan, host, task, None, read, steps) for host in hosts]
+    parts = steps.parts_for(steps.memo, read, steps.inventory, follower.plan)
+    found = list(map(parts.get, names))
+    if None in found:
+        missing = [at for at, part in enumerate(found) if part is None]
+        made = _host_keys_now(follower.plan, play_plan, [hosts[at] for at in missing], task, read)
+        for at, part in zip(missing, made, strict=True):
+            found[at] = parts[names[at]] = part
+    if not steps.asks:
+        return list(zip(found, itertools.repeat(_NO_ANSWERS)))
+    return list(zip(found, [_answers(follower, play_plan, host, task, steps) for host in hosts], strict=True))
+
+
+def _answers(follower: Any, play_plan: PlayPlan, host: Host, task: Task, steps: _TaskSteps) -> tuple[Any, Any]:
+    """What the plan says of ``host`` at the ends of plays so far (:func:`_ended`) and at the steps it
+    decides (:func:`_decided`), kept in the steps' table of answers when there is one."""
     answers = steps.answers.get(host.name) if steps.answers is not None else None
     if answers is None:
         answers = (_ended(follower, host, steps.enders), _decided(follower, play_plan, host, task, steps))
         if steps.answers is not None:
             steps.answers[host.name] = answers
-    return (*part, *answers)
+    return answers
 
 
 class _TaskSteps:
@@ -241,7 +279,8 @@ class _TaskSteps:
     plays with an ``end_play`` or ``end_batch`` so far (:func:`_ended`), each with the names of its
     play's hosts: what is the same for every host of the task, found once for all of them."""
 
-    __slots__ = ("answers", "blocked", "enders", "ends", "inventory", "memo", "once", "orders", "parts", "reader_path")
+    __slots__ = ("answers", "asks", "blocked", "enders", "ends", "inventory", "memo", "once", "orders", "parts",
+                 "reader_path")
 
     def __init__(self, follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> None:
         from engine.flow.run_settings import runs_once
@@ -268,6 +307,8 @@ class _TaskSteps:
         self.blocked = [(earlier, done, host_names(earlier)) for earlier, done in blocked]
         self.once = [(earlier, done, host_names(earlier)) for earlier, done in once]
         self.enders = _enders_before(follower, play_plan, task)
+        # whether any host's answers may be other than none (:func:`_ended`, :func:`_decided`)
+        self.asks = bool(self.ends or self.orders or self.blocked or self.once or self.enders)
         # whether a setter in a block with a rescue of the task's own play ran by the task is asked
         # of the task only through the sections of those blocks it is in (engine.variables.block_runs.runs_there)
         self.reader_path = tuple(play_blocks(play_plan.play).paths.get(id(task)) or ()) \
@@ -313,7 +354,7 @@ class _TaskSteps:
 
     def parts_for(self, memo: dict[Any, Any], read: frozenset[str], inventory: Any,
                   plan: Plan) -> dict[str, tuple[Any, ...]]:
-        """Each host's part of its key the inventory gives (:func:`_host_key_now`) for ``read``, kept
+        """Each host's part of its key the inventory gives (:func:`_host_keys_now`) for ``read``, kept
         in the play's store ``memo`` per names, inventory and plan: one table, fetched once for the
         task's hosts while they read one inventory, not a key of the store per host."""
         if self.parts is None or self.parts[0] is not read or self.parts[1] is not inventory:
@@ -432,27 +473,39 @@ def _ender_plays(follower: Any, play_plan: PlayPlan) -> list[tuple[PlayPlan, lis
     return kept[2]  # type: ignore[no-any-return]
 
 
-def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
+def _host_keys_now(plan: Plan, play_plan: PlayPlan, hosts: list[Host], task: Task,
+                   read: frozenset[str]) -> list[tuple[int, Any]]:
+    """Each host's part of its key the inventory gives for ``read`` and the plays so far it is in, as
+    a pair of numbers: its :func:`_inventory_part` numbered among the plan's (equal parts, one number),
+    and its plays (:func:`_plays_numbers`). Hosts the inventory answers alike (inventory twins) are
+    given the number of the first one's part, found once per twin token, names and cached facts."""
     from engine.variables.host_facts import cached_facts
     from engine.variables.host_runtime import followed_memo
     from engine.variables.inventory_twins import inventory_twin
 
-    # a host the inventory answers as another for every name read (the same groups and facts, none
-    # of its own variables read, nor its name or groups): that one's key, but for the plays it is in
-    twin = inventory_twin(plan, play_plan, host, task, read)
-    if twin is None:
-        return (*_inventory_part(plan, play_plan, host, task, read), _plays_in(plan, play_plan, host))
-    cached = cached_facts(plan).get(host.name)  # (ansible.cfg's fact cache too, which the token may not tell)
+    numbers: dict[tuple[Any, ...], int] = plan.__dict__.setdefault("walk key parts", {})
+    cached = cached_facts(plan)  # (ansible.cfg's fact cache too, which the token may not tell)
     memo = followed_memo(play_plan)
-    key = ("walk twin key", twin, read, cached.digest if cached else None)
-    kept = memo.get(key)
-    if kept is None or kept[0] is not plan:
-        kept = memo[key] = (plan, _inventory_part(plan, play_plan, host, task, read))
-    return (*kept[1], _plays_in(plan, play_plan, host))
+    found = []
+    for host in hosts:
+        # a host the inventory answers as another for every name read (the same groups and facts, none
+        # of its own variables read, nor its name or groups): that one's part
+        twin = inventory_twin(plan, play_plan, host, task, read)
+        if twin is None:
+            found.append(numbers.setdefault(_inventory_part(plan, play_plan, host, task, read), len(numbers)))
+            continue
+        facts = cached.get(host.name)
+        key = ("walk twin key", twin, read, facts.digest if facts else None)
+        kept = memo.get(key)
+        if kept is None or kept[0] is not plan:
+            kept = memo[key] = (plan, numbers.setdefault(_inventory_part(plan, play_plan, host, task, read),
+                                                         len(numbers)))
+        found.append(kept[1])
+    return list(zip(found, _plays_numbers(plan, play_plan, hosts), strict=True))
 
 
 def _inventory_part(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
-    """What the inventory and cached facts give ``host`` for ``read`` (:func:`_host_key_now`)."""
+    """What the inventory and cached facts give ``host`` for ``read`` (:func:`_host_keys_now`)."""
     from engine.variables.host_facts import cached_facts, facts_unknown
     from engine.variables.report import host_at, inventory_keys
 
@@ -465,25 +518,48 @@ def _inventory_part(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, rea
             facts_unknown(plan, play_plan, host), cached.digest if cached else None)
 
 
-def _plays_in(plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[bool, ...]:
-    """Which plays so far ``host`` is in: its membership of the plan's plays found once per host, each
-    play taking the part up to it (the same for every name read, at every play)."""
+def _plays_numbers(plan: Plan, play_plan: PlayPlan, hosts: list[Host]) -> list[Any]:
+    """Which plays so far each of ``hosts`` is in, as a number equal for hosts in the same plays: the
+    hosts' numbers at the plays up to each play of the plan found once, each from the number at the
+    play before and whether the host is in the play (the same for every name read, at every play).
+    (The editor's plan of one play: the list of whether the host is in each.)"""
     from engine.variables.host_facts import plays_before
     from engine.variables.setters import host_names
 
     every = getattr(plan, "plays", None)
-    if isinstance(every, list):  # (not the editor's plan of one play)
+    if isinstance(every, list):
         kept = plan.__dict__.get("plays in")
         if kept is None or kept[0] is not every or kept[1] != len(every):
-            kept = plan.__dict__["plays in"] = (every, len(every), {}, {})
-        count = kept[3].get(id(play_plan))  # how many of the plan's plays are so far at this play, once per play
+            kept = plan.__dict__["plays in"] = (every, len(every), {}, [{}], {})
+        count = kept[2].get(id(play_plan))  # how many of the plan's plays are so far at this play, once per play
         if count is None:
             plays = plays_before(plan, play_plan, True)
-            count = kept[3][id(play_plan)] = len(plays) if plays and len(plays) <= len(every) and \
+            count = kept[2][id(play_plan)] = len(plays) if plays and len(plays) <= len(every) and \
                 every[len(plays) - 1] is plays[-1] else -1
         if count >= 0:
-            found = kept[2].get(host.name)
-            if found is None:
-                found = kept[2][host.name] = tuple(host.name in host_names(each) for each in every)
-            return found[:count]  # type: ignore[no-any-return]
-    return tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
+            return _numbers_at(every, kept[3], kept[4], count, [host.name for host in hosts])
+    return [tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
+            for host in hosts]
+
+
+def _numbers_at(every: list[PlayPlan], tables: list[dict[str, int]], pairs: dict[tuple[int, int, bool], int],
+                count: int, names: list[str]) -> list[int]:
+    """The numbers of ``names`` at the first ``count`` plays of ``every`` (:func:`_plays_numbers`): equal
+    exactly when the hosts are in the same of those plays (at none: -1 for every host; at ``count``:
+    the number of the host's number at ``count - 1`` and whether it is in the play, one ``pairs`` of
+    them for every count). ``tables``: the hosts' numbers found so far, at each count."""
+    from engine.variables.setters import host_names
+
+    if count == 0:
+        return [-1] * len(names)
+    while len(tables) <= count:
+        tables.append({})
+    table = tables[count]
+    found = list(map(table.get, names))
+    if None in found:
+        missing = [name for name, number in zip(names, found, strict=True) if number is None]
+        members = host_names(every[count - 1])
+        for name, before in zip(missing, _numbers_at(every, tables, pairs, count - 1, missing), strict=True):
+            table[name] = pairs.setdefault((count, before, name in members), len(pairs))
+        found = list(map(table.__getitem__, names))
+    return found  # type: ignore[return-value]

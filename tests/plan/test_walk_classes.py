@@ -77,11 +77,12 @@ def test_the_setters_before_a_setter_count(fleet: tuple[Path, list], monkeypatch
 
 def test_a_host_key_once_per_host_and_reading(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     """What a walk reads of a host is worked out once per host, names read and inventory, not
-    again at every task of the play that looks its walk up."""
+    again at every task of the play that looks its walk up (asked of one host or of many at once)."""
     root, alone = fleet
     asked, made = [], []
-    key, now = walk_classes._host_key, walk_classes._host_key_now
+    key, keys, now = walk_classes._host_key, walk_classes._host_keys, walk_classes._host_keys_now
     monkeypatch.setattr(walk_classes, "_host_key", lambda *args: asked.append(args[2].name) or key(*args))
-    monkeypatch.setattr(walk_classes, "_host_key_now", lambda *args: made.append(args[2].name) or now(*args))
+    monkeypatch.setattr(walk_classes, "_host_keys", lambda *args: asked.extend(args[3]) or keys(*args))
+    monkeypatch.setattr(walk_classes, "_host_keys_now", lambda *a: made.extend(h.name for h in a[2]) or now(*a))
     assert planned_rows(root) == alone
     assert 0 < len(made) < len(asked)
