@@ -260,7 +260,18 @@ def _host_keys(follower: Any, play_plan: PlayPlan, hosts: list[Host], names: lis
             found[at] = parts[names[at]] = part
     if not steps.asks:
         return list(zip(found, itertools.repeat(_NO_ANSWERS)))
-    return list(zip(found, [_answers(follower, play_plan, host, task, steps) for host in hosts], strict=True))
+    table = steps.answers
+    got = list(map(table.get, names)) if table is not None else [None] * len(names)
+    if None in got:
+        missing = [at for at, answers in enumerate(got) if answers is None]
+        asked, asked_names = [hosts[at] for at in missing], [names[at] for at in missing]
+        ended = [_ended(follower, host, steps.enders) for host in asked] if steps.enders else [None] * len(asked)
+        decided = _decided_many(follower, play_plan, asked, asked_names, task, steps)
+        for at, answers in zip(missing, zip(ended, decided, strict=True), strict=True):
+            got[at] = answers
+            if table is not None:
+                table[names[at]] = answers
+    return list(zip(found, got, strict=True))
 
 
 def _answers(follower: Any, play_plan: PlayPlan, host: Host, task: Task, steps: _TaskSteps) -> tuple[Any, Any]:
@@ -395,37 +406,62 @@ def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task, steps: 
     play being planned answering as written until it is), and, in each play with a step a per-host
     include loaded, which tasks such includes loaded on the host (hosts that loaded the same run
     the same steps); None where the walk has no such step."""
+    return _decided_many(follower, play_plan, [host], [host.name], task, steps)[0]
+
+
+def _decided_many(follower: Any, play_plan: PlayPlan, hosts: list[Host], names: list[str], task: Task,
+                  steps: _TaskSteps) -> list[tuple[Any, ...] | None]:
+    """:func:`_decided` of each of ``hosts`` (whose names are ``names``), asked step by step: each
+    step's answers for the hosts, each host's the tuple of its answers at the steps."""
     if not steps.ends and not steps.orders and not steps.blocked and not steps.once:
-        return None
-    name = host.name
-    return (tuple((follower._ends_host(earlier, host, done) if ends  # noqa: SLF001
-                   else follower._planned_ran(earlier, host, done, 0, True))  # noqa: SLF001
-                  if name in hosts else None for earlier, done, hosts, ends in steps.ends),
-            tuple(order.loaded_kinds.get(name, 0) for order in steps.orders),
-            # whether each setter in a block with a rescue ran by the reader (the play's own) or by the play's end
-            tuple((follower._ran(play_plan, host, done, task) if earlier is play_plan  # noqa: SLF001
-                   else _ran_by_the_end(follower, earlier, host, done))
-                  if name in hosts else None for earlier, done, hosts in steps.blocked),
-            # which host runs each run_once setter for the host's batch (the walk takes that host's effects)
-            tuple(_once_runs(follower, earlier, host, done) if name in hosts else None
-                  for earlier, done, hosts in steps.once))
+        return [None] * len(hosts)
+    ends = [[(follower._ends_host(earlier, host, done) if ends  # noqa: SLF001
+              else follower._planned_ran(earlier, host, done, 0, True))  # noqa: SLF001
+             if host.name in every else None for host in hosts] for earlier, done, every, ends in steps.ends]
+    orders = [list(map(order.loaded_kinds.get, names, itertools.repeat(0))) for order in steps.orders]
+    # whether each setter in a block with a rescue ran by the reader (the play's own) or by the play's end
+    # (the reader's own play's kept by the sections the reader is in, where its answers are kept)
+    path = steps.reader_path if steps.answers is not None else None
+    blocked = [_ran_column(follower, play_plan, earlier, done, every, task, hosts, names, path)
+               for earlier, done, every in steps.blocked]
+    # which host runs each run_once setter for the host's batch (the walk takes that host's effects)
+    once = [[_once_runs(follower, earlier, host, done) if host.name in every else None for host in hosts]
+            for earlier, done, every in steps.once]
+    return list(zip(*(zip(*columns, strict=True) if columns else itertools.repeat((), len(hosts))
+                      for columns in (ends, orders, blocked, once)), strict=False))  # (a step-less kind: repeated)
 
 
-def _ran_by_the_end(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
-    """Whether ``task``, in a block with a rescue of a play before the reader's, ran on ``host`` by the
-    play's end: once per host and task while the play's planned runs stay the same (asked for every
-    task after the play that reads what its setters set, on each host)."""
+def _ran_column(follower: Any, play_plan: PlayPlan, earlier: PlayPlan, done: Task, every: frozenset[str], task: Task,
+                hosts: list[Host], names: list[str], path: tuple[Any, ...] | None = None) -> list[bool | str | None]:
+    """Whether ``done``, in a block with a rescue of ``earlier``, ran on each of ``hosts`` (None: not in
+    that play): by the reader ``task`` in the reader's own play, else by the play's end; found once per
+    host and task while that play's planned runs stay the same (asked for every task after the play
+    that reads what its setters set, on each host). In the reader's own play, kept by ``path``, the
+    sections of the blocks with a rescue the reader is in (as :meth:`_TaskSteps.keep_answers` keeps the
+    answers: the same for the readers in the same sections), when given."""
     from engine.variables.host_runtime import followed_memo
 
-    planned = getattr(play_plan, "planned_runs", None)
-    if planned is None or getattr(follower.plan, "removals_pending", None) is not None:
-        return follower._ran(play_plan, host, task, None)  # type: ignore[no-any-return]  # noqa: SLF001
-    memo = followed_memo(play_plan)
-    key = ("ran by the end", host.name, id(task))
+    planned, pending = getattr(earlier, "planned_runs", None), getattr(follower.plan, "removals_pending", None)
+    if earlier is play_plan and path is not None and pending is None:
+        key: tuple[Any, ...] = ("ran by the reader", id(done), path)
+    elif earlier is play_plan or planned is None or pending is not None:
+        reader = task if earlier is play_plan else None
+        return [follower._ran(earlier, host, done, reader) if host.name in every else None  # noqa: SLF001
+                for host in hosts]
+    else:
+        key = ("ran by the end", id(done))
+    memo = followed_memo(earlier)
     kept = memo.get(key)
-    if kept is None or kept[0] is not planned or kept[1] is not follower.plan:
-        kept = memo[key] = (planned, follower.plan, follower._ran(play_plan, host, task, None))  # noqa: SLF001
-    return kept[2]  # type: ignore[no-any-return]
+    if kept is None or kept[0] is not planned or kept[1] is not follower.plan or kept[2] is not every:
+        kept = memo[key] = (planned, follower.plan, every, {})
+    column: dict[str, bool | str] = kept[3]
+    reader = task if earlier is play_plan else None
+    found = list(map(column.get, names))
+    if None in found:
+        for at, (host, name) in enumerate(zip(hosts, names, strict=True)):
+            if found[at] is None and name in every:
+                found[at] = column[name] = follower._ran(earlier, host, done, reader)  # noqa: SLF001
+    return found
 
 
 def _once_runs(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Any, ...]:

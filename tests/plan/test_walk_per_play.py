@@ -101,7 +101,8 @@ def test_a_rescued_setter_of_a_play_before_is_asked_once_per_host(
     from engine.variables.host_runtime import Follower
     from engine.variables.play_order import play_order
     from engine.variables.report import include_item_order, templar_at
-    from engine.variables.walk_classes import _ran_by_the_end
+    from engine.variables.setters import host_names
+    from engine.variables.walk_classes import _ran_column
 
     _write(tmp_path, 4)
     monkeypatch.chdir(tmp_path)
@@ -110,15 +111,28 @@ def test_a_rescued_setter_of_a_play_before_is_asked_once_per_host(
     follower = Follower(plan, play_order, templar_at, include_item_order)
     rescued = plan.plays[-2]
     setter = next(task for task in play_order(rescued.play).tasks if task.name == "set in the block")
+    reader, every = plan.plays[-1], host_names(rescued)
+
+    def by_the_end(hosts: list) -> list:  # type: ignore[type-arg]
+        return _ran_column(follower, reader, rescued, setter, every, setter, hosts, [host.name for host in hosts])
+
     for host, expected in ((rescued.hosts[1], True), (rescued.hosts[2], "the run")):
         with monkeypatch.context() as patched:
             asked = _counted(patched, Follower, "_ran")
-            answers = [_ran_by_the_end(follower, rescued, host, setter)]
+            answers = by_the_end([host])
             first = asked[0]
-            answers += [_ran_by_the_end(follower, rescued, host, setter) for _ in range(5)]
+            answers += [by_the_end([host])[0] for _ in range(5)]
         assert first > 0 and asked[0] == first  # asked once, not once per task after the play
         assert answers == [follower._ran(rescued, host, setter, None)] * 6  # noqa: SLF001
         assert answers[0] is True if expected is True else isinstance(answers[0], str)
+    # asked of the play's hosts at once: each host's own answer, those asked before not asked again
+    with monkeypatch.context() as patched:
+        asked = _counted(patched, Follower, "_ran")
+        answers = by_the_end(rescued.hosts)
+        first = asked[0]
+        assert by_the_end(rescued.hosts[::-1]) == answers[::-1]
+        assert len(rescued.hosts) > 2 and first > 0 and asked[0] == first
+    assert answers == [follower._ran(rescued, host, setter, None) for host in rescued.hosts]  # noqa: SLF001
 
 
 def test_the_setters_of_names_are_those_a_scan_of_every_setter_finds(tmp_path: Path,
