@@ -112,8 +112,17 @@ def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     found = ("walk class keys", read, id(steps.inventory), id(plan), id(steps.answers))
     kept = memo.get(found)
     if kept is None or kept[0] is not steps.answers or kept[1] is not steps.inventory or kept[2] is not plan:
-        kept = memo[found] = (steps.answers, steps.inventory, plan, ({}, {}), next(_KEY_TABLES))
+        kept = memo[found] = (steps.answers, steps.inventory, plan, ({}, _Numbers()), next(_KEY_TABLES))
     return ("walk", read, "keys", kept[4]), _KeptKeys(*kept[3], key_of, keys_of)
+
+
+class _Numbers(dict[Any, int]):
+    """Keys numbered as they come: a key not numbered yet is given the next number when looked up (so
+    a list of keys is numbered in one pass, each hashed once)."""
+
+    def __missing__(self, key: Any) -> int:
+        number = self[key] = len(self)
+        return number
 
 
 class _KeptKeys:
@@ -124,7 +133,7 @@ class _KeptKeys:
 
     __slots__ = ("find", "find_many", "keys", "numbers")
 
-    def __init__(self, keys: dict[str, int], numbers: dict[tuple[Any, ...], int],
+    def __init__(self, keys: dict[str, int], numbers: _Numbers,
                  find: Callable[[Host], tuple[Any, ...]],
                  find_many: Callable[[list[Host], list[str]], list[tuple[Any, ...]]]) -> None:
         self.keys, self.numbers, self.find, self.find_many = keys, numbers, find, find_many
@@ -132,7 +141,7 @@ class _KeptKeys:
     def __call__(self, host: Host) -> int:
         found = self.keys.get(host.name)
         if found is None:
-            found = self.keys[host.name] = self.numbers.setdefault(self.find(host), len(self.numbers))
+            found = self.keys[host.name] = self.numbers[self.find(host)]
         return found
 
     def many(self, hosts: list[Host], names: list[str]) -> list[int]:
@@ -140,10 +149,11 @@ class _KeptKeys:
         found = list(map(self.keys.get, names))
         if None in found:
             missing = [at for at, key in enumerate(found) if key is None]
-            keys, numbers = self.keys, self.numbers
-            for at, key in zip(missing, self.find_many([hosts[at] for at in missing], [names[at] for at in missing]),
-                               strict=True):
-                found[at] = keys[names[at]] = numbers.setdefault(key, len(numbers))
+            asked = [names[at] for at in missing]
+            # (each key hashed once: a new key is numbered as it comes, :class:`_Numbers`)
+            numbers = map(self.numbers.__getitem__, self.find_many([hosts[at] for at in missing], asked))
+            self.keys.update(zip(asked, numbers, strict=True))
+            found = list(map(self.keys.__getitem__, names))
         return found  # type: ignore[return-value]
 
 
@@ -256,8 +266,8 @@ def _host_keys(follower: Any, play_plan: PlayPlan, hosts: list[Host], names: lis
     if None in found:
         missing = [at for at, part in enumerate(found) if part is None]
         made = _host_keys_now(follower.plan, play_plan, [hosts[at] for at in missing], task, read)
-        for at, part in zip(missing, made, strict=True):
-            found[at] = parts[names[at]] = part
+        parts.update(zip([names[at] for at in missing], made, strict=True))
+        found = list(map(parts.__getitem__, names))
     if not steps.asks:
         return list(zip(found, itertools.repeat(_NO_ANSWERS)))
     table = steps.answers
@@ -266,11 +276,11 @@ def _host_keys(follower: Any, play_plan: PlayPlan, hosts: list[Host], names: lis
         missing = [at for at, answers in enumerate(got) if answers is None]
         asked, asked_names = [hosts[at] for at in missing], [names[at] for at in missing]
         ended = [_ended(follower, host, steps.enders) for host in asked] if steps.enders else [None] * len(asked)
-        decided = _decided_many(follower, play_plan, asked, asked_names, task, steps)
-        for at, answers in zip(missing, zip(ended, decided, strict=True), strict=True):
-            got[at] = answers
-            if table is not None:
-                table[names[at]] = answers
+        answered = dict(zip(asked_names, zip(ended, _decided_many(follower, play_plan, asked, asked_names, task, steps),
+                                             strict=True), strict=True))
+        if table is not None:
+            table.update(answered)
+        got = list(map(table.__getitem__ if table is not None else answered.__getitem__, names))
     return list(zip(found, got, strict=True))
 
 
@@ -519,7 +529,7 @@ def _host_keys_now(plan: Plan, play_plan: PlayPlan, hosts: list[Host], task: Tas
     from engine.variables.host_runtime import followed_memo
     from engine.variables.inventory_twins import inventory_twin
 
-    numbers: dict[tuple[Any, ...], int] = plan.__dict__.setdefault("walk key parts", {})
+    numbers: _Numbers = plan.__dict__.setdefault("walk key parts", _Numbers())
     cached = cached_facts(plan)  # (ansible.cfg's fact cache too, which the token may not tell)
     memo = followed_memo(play_plan)
     found = []
@@ -528,14 +538,13 @@ def _host_keys_now(plan: Plan, play_plan: PlayPlan, hosts: list[Host], task: Tas
         # of its own variables read, nor its name or groups): that one's part
         twin = inventory_twin(plan, play_plan, host, task, read)
         if twin is None:
-            found.append(numbers.setdefault(_inventory_part(plan, play_plan, host, task, read), len(numbers)))
+            found.append(numbers[_inventory_part(plan, play_plan, host, task, read)])
             continue
         facts = cached.get(host.name)
         key = ("walk twin key", twin, read, facts.digest if facts else None)
         kept = memo.get(key)
         if kept is None or kept[0] is not plan:
-            kept = memo[key] = (plan, numbers.setdefault(_inventory_part(plan, play_plan, host, task, read),
-                                                         len(numbers)))
+            kept = memo[key] = (plan, numbers[_inventory_part(plan, play_plan, host, task, read)])
         found.append(kept[1])
     return list(zip(found, _plays_numbers(plan, play_plan, hosts), strict=True))
 
@@ -566,7 +575,7 @@ def _plays_numbers(plan: Plan, play_plan: PlayPlan, hosts: list[Host]) -> list[A
     if isinstance(every, list):
         kept = plan.__dict__.get("plays in")
         if kept is None or kept[0] is not every or kept[1] != len(every):
-            kept = plan.__dict__["plays in"] = (every, len(every), {}, [{}], {})
+            kept = plan.__dict__["plays in"] = (every, len(every), {}, [{}], _Numbers())
         count = kept[2].get(id(play_plan))  # how many of the plan's plays are so far at this play, once per play
         if count is None:
             plays = plays_before(plan, play_plan, True)
@@ -578,7 +587,7 @@ def _plays_numbers(plan: Plan, play_plan: PlayPlan, hosts: list[Host]) -> list[A
             for host in hosts]
 
 
-def _numbers_at(every: list[PlayPlan], tables: list[dict[str, int]], pairs: dict[tuple[int, int, bool], int],
+def _numbers_at(every: list[PlayPlan], tables: list[dict[str, int]], pairs: _Numbers,
                 count: int, names: list[str]) -> list[int]:
     """The numbers of ``names`` at the first ``count`` plays of ``every`` (:func:`_plays_numbers`): equal
     exactly when the hosts are in the same of those plays (at none: -1 for every host; at ``count``:
@@ -594,8 +603,8 @@ def _numbers_at(every: list[PlayPlan], tables: list[dict[str, int]], pairs: dict
     found = list(map(table.get, names))
     if None in found:
         missing = [name for name, number in zip(names, found, strict=True) if number is None]
-        members = host_names(every[count - 1])
-        for name, before in zip(missing, _numbers_at(every, tables, pairs, count - 1, missing), strict=True):
-            table[name] = pairs.setdefault((count, before, name in members), len(pairs))
+        before = _numbers_at(every, tables, pairs, count - 1, missing)
+        steps = zip(itertools.repeat(count), before, map(host_names(every[count - 1]).__contains__, missing))
+        table.update(zip(missing, map(pairs.__getitem__, steps), strict=True))  # (a new step numbered as it comes)
         found = list(map(table.__getitem__, names))
     return found  # type: ignore[return-value]
