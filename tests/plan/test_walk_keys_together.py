@@ -1,8 +1,9 @@
-"""The keys of a walk's classes of hosts (engine.variables.walk_classes), asked of a play's hosts
-together: which plays so far a host is in is a number per host and play, equal exactly when the hosts
-are in the same plays, whatever hosts are asked with it and in what order; and a fleet whose plays
-take different hosts, with twins in the inventory, hosts of their own and setters in blocks with a
-rescue (whether they ran told by what no setter reads), is planned as each host's walk on its own gives."""
+"""The keys of a walk's classes of hosts (engine.variables.walk_classes, engine.variables.walk_keys),
+asked of a play's hosts together: which plays so far a host is in is a number per host and play,
+equal exactly when the hosts are in the same plays, whatever hosts are asked with it and in what
+order; and a fleet whose plays take different hosts, with twins in the inventory, hosts of their
+own and setters in blocks with a rescue (whether they ran told by what no setter reads), is planned
+as each host's walk on its own gives."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from plan_cases import planned_rows, walked_alone_fleet
 
 from engine.variables import walk_classes
-from engine.variables.walk_classes import _Numbers, _numbers_at
+from engine.variables.walk_keys import _Numbers, _numbers_at
 
 
 def _plays(memberships: list[set[str]]) -> list[SimpleNamespace]:
