@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from engine.variables.report import _playbook_dir, host_layers, inventory_of
+from engine.variables.report import _playbook_dir, host_part, inventory_of
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -111,8 +111,6 @@ class _TwinPlay:
         key = (host.name, self.basedir)
         part = self.parts.get(key)
         if part is None:
-            layers = host_layers(plan, play_plan, host, None, self.inventory)
-            groups_key, count = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
-            part = self.parts[key] = () if groups_key is None or count is None else \
-                (groups_key, frozenset(name for layer in layers[count:] for name in layer.values) - OWN_ANSWERS)
+            groups_key, names = host_part(plan, play_plan, host, self.inventory)  # (not each host's levels)
+            part = self.parts[key] = (groups_key, names - OWN_ANSWERS)
         return part
