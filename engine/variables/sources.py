@@ -125,7 +125,10 @@ def _sorted_group_levels(inventory: Inventory, host: Host, playbook_dir: str | N
                          shared: dict[tuple[Any, ...], Any]) -> tuple[tuple[Any, ...], list[Layer | None]]:
     sources = ", ".join(inventory.sources) or None
     all_group = inventory.data.groups["all"]
-    groups: list[Group] = list(sort_groups([g for g in host.get_groups() if g.name != "all"]))
+    # the groups that give a level (variables of their own or a vars file): hosts whose groups differ only
+    # by groups without any (a rack's, an environment's) have the same levels, built once
+    groups: list[Group] = list(sort_groups([g for g in host.get_groups() if g.name != "all" and
+                                            _gives_levels(inventory, g)]))
     play_files = inventory.play_vars_files
     origins = inventory.data.value_origins
     group_levels: dict[str, Callable[[], list[Layer | None]]] = {
@@ -148,6 +151,17 @@ def _sorted_group_levels(inventory: Inventory, host: Host, playbook_dir: str | N
         kept = shared.setdefault(levels_key, (levels_key, built))
         shared[(playbook_dir, precedence, tuple(group.name for group in groups))] = kept
     return kept
+
+
+def _gives_levels(inventory: Inventory, group: Group) -> bool:
+    """Whether ``group`` gives a host in it a level: variables of its own or a vars file (beside
+    the inventory, in the playbook directory of ``inventory``); once per group."""
+    kept: dict[str, bool] = inventory.derived.setdefault("groups giving levels", {})
+    found = kept.get(group.name)
+    if found is None:
+        found = kept[group.name] = bool(group.get_vars() or inventory.vars_files.files_of(group) or
+                                        inventory.play_vars_files.files_of(group))
+    return found
 
 
 class HostLayers(list):  # type: ignore[type-arg]

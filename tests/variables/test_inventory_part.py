@@ -20,7 +20,7 @@ def _tree(root: Path) -> None:
     (root / "inv").mkdir()
     (root / "inv" / "hosts.ini").write_text(
         "[rack_a]\nw6\n\n[web]\nw1\nw2 port=81\nw3\nw4\nW5\nw6\n\n[db]\nd1\nw4\nw3\n\n"
-        "[rack_a]\nw3\nw1\n\n[rack_b]\nw4\n\n"
+        "[rack_a]\nw3\nw1\n\n[rack_b]\nw4\n\n[rack_z]\nw7\n\n[web]\nw7\n\n"
         "[east:children]\nweb\n\n[db:vars]\ntier=db\n")
     (root / "inv" / "group_vars").mkdir()
     (root / "inv" / "group_vars" / "web.yml").write_text("tier: web\n")
@@ -62,7 +62,8 @@ def test_the_part_is_what_the_levels_tell(tmp_path: Path, first: str) -> None:
 
 
 def test_a_twin_part_builds_no_level_of_the_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Once its groups' levels are kept, a host's part is told without a level of its own."""
+    """Once its groups' levels are kept, a host's part is told without a level of its own; so is that
+    of a host in one more group that gives no level (a rack's, without variables or files)."""
     _tree(tmp_path)
     inventory = load_inventory([str(tmp_path / "inv" / "hosts.ini")])
     manager = SimpleNamespace(inventory=inventory)
@@ -73,4 +74,5 @@ def test_a_twin_part_builds_no_level_of_the_host(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(sources, "make_layer", lambda level, label, *args, **kwargs:
                         made.append(label) or original(level, label, *args, **kwargs))
     assert inventory_part(manager, hosts["w6"], str(tmp_path)) == inventory_part(manager, hosts["w1"], str(tmp_path))
+    assert inventory_part(manager, hosts["w7"], str(tmp_path)) == inventory_part(manager, hosts["w1"], str(tmp_path))
     assert made == []
