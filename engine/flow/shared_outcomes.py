@@ -274,7 +274,9 @@ class _SharedOutcomes:
         if found is not None:
             return found
         # a host the inventory answers as another one for every name it may read: that one's entry
-        twin = inventory_twin(self.plan, self.play_plan, host, self.task, self.names)
+        # (the host's name is told apart by the reading, not by the entry: _entry_of leaves it out)
+        twin = inventory_twin(self.plan, self.play_plan, host, self.task,
+                              [name for name in self.names if name not in answers.NAME])
         found = self.signatures.get((self.names, "twin", twin)) if twin is not None else None
         if found is None:
             found = self._entry_of(host)

@@ -140,24 +140,29 @@ class VarsFiles:
         if listed is not None:
             # most of a fleet's hosts have no file of their own: the directory is listed once,
             # not looked up four times per host (casefolded, for file systems that ignore case)
-            if os.path.sep not in name and (os.path.altsep is None or os.path.altsep not in name) and not any(
-                    (name + _suffix(ext)).casefold() in listed for ext in ("", *self.extensions)):
+            if os.path.sep not in name and (os.path.altsep is None or os.path.altsep not in name) and \
+                    name.casefold() not in listed:
                 return []
             return find_vars_files(opath, name, self.extensions)
-        if os.path.exists(opath):
-            warning = f"Found {subdir} that is not a directory, skipping: {opath}"
-            if warning not in self.warnings:
-                self.warnings.append(warning)
         return []
 
     def _listing(self, path: str) -> frozenset[str] | None:
-        """The casefolded names in directory ``path``, read once; None when it is not one."""
+        """The casefolded names of the entities with a file in directory ``path`` (each entry less
+        any of the extensions, and as it is), read once; None when it is not a directory (a fleet's
+        playbook directory without ``host_vars``: told once, not looked up per host)."""
         if path not in self._listings:
+            suffixes = [suffix for suffix in {_suffix(ext).casefold() for ext in self.extensions} if suffix]
             try:
-                self._listings[path] = frozenset(entry.casefold() for entry in os.listdir(path)) \
+                self._listings[path] = frozenset(
+                    stem for entry in os.listdir(path) for name in (entry.casefold(),)
+                    for stem in (name, *(name[:-len(suffix)] for suffix in suffixes if name.endswith(suffix)))) \
                     if os.path.isdir(path) else None
             except OSError:
                 self._listings[path] = None
+            if self._listings[path] is None and os.path.exists(path):
+                warning = f"Found {os.path.basename(path)} that is not a directory, skipping: {path}"
+                if warning not in self.warnings:
+                    self.warnings.append(warning)
         return self._listings[path]
 
     def files_of(self, entity: Host | Group) -> list[tuple[str, VarsData]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from engine.variables.report import _playbook_dir, host_layers, inventory_of
+from engine.variables.report import _playbook_dir, host_part, inventory_of
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -69,7 +69,7 @@ class _TwinPlay:
     parts of hosts' tokens, the playbook directory and the cached facts; and the play's hosts'
     tokens (a host without one: ``()``) and twins found so far."""
 
-    __slots__ = ("basedir", "cached", "inventory", "members", "parts", "plan", "tokens")
+    __slots__ = ("basedir", "cached", "facts", "inventory", "members", "parts", "plan", "tokens")
 
     def __init__(self, plan: Plan, play_plan: PlayPlan) -> None:
         self.plan = plan
@@ -80,17 +80,22 @@ class _TwinPlay:
         self.cached = getattr(plan, "facts", {})
         self.tokens: dict[str, tuple[Any, ...]] = {}
         self.members: dict[Any, list[str]] = {}
+        self.facts: dict[str, tuple[Any, Any]] = {}
 
     def token(self, plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[Any, ...]:
         part = self._part(plan, play_plan, host)
         return (*part, *self.facts_of(plan, play_plan, host)) if part else ()
 
     def facts_of(self, plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[Any, Any]:
-        """The host's cached facts (by digest), and why the run gathers them."""
+        """The host's cached facts (by digest), and why the run gathers them (once per host, as its token)."""
         from engine.variables.host_facts import facts_unknown
 
-        cached = self.cached.get(host.name)
-        return cached.digest if cached is not None else None, facts_unknown(plan, play_plan, host)
+        found = self.facts.get(host.name)
+        if found is None:
+            cached = self.cached.get(host.name)
+            found = self.facts[host.name] = \
+                (cached.digest if cached is not None else None, facts_unknown(plan, play_plan, host))
+        return found
 
     def groups(self, plan: Plan, play_plan: PlayPlan) -> dict[tuple[Any, ...], list[str]]:
         """The inventory's hosts by the part of their token the inventory gives (their groups and own
@@ -111,8 +116,6 @@ class _TwinPlay:
         key = (host.name, self.basedir)
         part = self.parts.get(key)
         if part is None:
-            layers = host_layers(plan, play_plan, host, None, self.inventory)
-            groups_key, count = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
-            part = self.parts[key] = () if groups_key is None or count is None else \
-                (groups_key, frozenset(name for layer in layers[count:] for name in layer.values) - OWN_ANSWERS)
+            groups_key, names = host_part(plan, play_plan, host, self.inventory)  # (not each host's levels)
+            part = self.parts[key] = (groups_key, names - OWN_ANSWERS)
         return part

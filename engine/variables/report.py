@@ -45,6 +45,7 @@ from engine.variables.sources import (
     fold,
     gathers_facts,
     host_independent_layers,
+    inventory_part,
     kept_inventory_layers,
     with_vars_files,
 )
@@ -307,6 +308,18 @@ def host_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, 
     if layers is None:
         layers = kept_inventory_layers(_scope(plan, play_plan, task, host=host.name).manager, host, playbook_dir)
     return layers  # type: ignore[no-any-return]
+
+
+def host_part(plan: Plan, play_plan: PlayPlan, host: Host, inventory: Any) -> tuple[tuple[Any, ...], frozenset[Any]]:
+    """The key of ``host``'s groups' levels and every name its own levels set, as :func:`host_layers`
+    gives them: from its levels where they are kept, else without building them
+    (:func:`~engine.variables.sources.inventory_part`)."""
+    host = inventory.data.hosts.get(host.name, host)
+    playbook_dir = _playbook_dir(play_plan.play.basedir)
+    layers = inventory.derived.get("host layers", {}).get((host.name, playbook_dir))
+    if layers is not None:
+        return layers.groups_key, frozenset(name for layer in layers[layers.shared_count:] for name in layer.values)
+    return inventory_part(_scope(plan, play_plan, None, host=host.name).manager, host, playbook_dir)
 
 
 def _playbook_dir(basedir: str) -> str:

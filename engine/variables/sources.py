@@ -70,13 +70,65 @@ def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None =
     group_vars/host_vars of ``playbook_dir`` (the play's playbook's directory) as the playbook's."""
     inventory = manager.inventory if playbook_dir is None else manager.inventory.with_playbook_dir(playbook_dir)
     sources = ", ".join(inventory.sources) or None
+    origins = inventory.data.value_origins
+    key, layers = _group_levels(manager, inventory, host, playbook_dir)
+    below, above_groups, composed = unrun_layers(inventory, host)
+    own = [*above_groups,
+           make_layer("inventory host vars", f"host '{host.name}' in the inventory",
+                      traced(host.get_vars(), origins.get(host.name)), sources),
+           *composed,
+           *_files(inventory.vars_files, [host], "inventory host_vars/*"),
+           *_files(inventory.play_vars_files, [host], "playbook host_vars/*")]
+    return HostLayers(key, [*below, *(layer for layer in layers if layer is not None)],
+                      [layer for layer in own if layer is not None])
+
+
+def inventory_part(manager: VarsReader, host: Host, playbook_dir: str) -> tuple[tuple[Any, ...], frozenset[Any]]:
+    """What :func:`inventory_layers` tells of ``host`` without building its own levels: the key of
+    its groups' levels (``HostLayers.groups_key``) and every name its own levels set (a fleet's
+    hosts, each told by these alone: engine.variables.inventory_twins)."""
+    inventory = manager.inventory.with_playbook_dir(playbook_dir)
+    key, _layers = _group_levels(manager, inventory, host, playbook_dir)
+    _below, above_groups, composed = unrun_layers(inventory, host)
+    names = {*host.vars, *host.get_magic_vars()}  # Host.get_vars's, never empty
+    for layer in (*above_groups, *composed):
+        names.update(layer.values)
+    for vars_files in (inventory.vars_files, inventory.play_vars_files):
+        for _path, data in vars_files.files_of(host):
+            if isinstance(data, Mapping):  # (a file encrypted whole: a level setting no name, make_layer's)
+                names.update(data)
+    return key, frozenset(names)
+
+
+def _files(vars_files: Any, entities: Iterable[Host | Group], level: str) -> list[Layer | None]:
+    return [make_layer(level, f"{'host' if isinstance(entity, Host) else 'group'} '{entity.name}'", data, path)
+            for entity in entities for path, data in vars_files.files_of(entity)]
+
+
+def _group_levels(manager: VarsReader, inventory: Inventory, host: Host,
+                  playbook_dir: str | None) -> tuple[tuple[Any, ...], list[Layer | None]]:
+    """The levels ``host``'s groups give (``all`` and its groups' in the inventory and their vars
+    files), in the order of the variable precedence, with the key that tells them: the same for
+    every host in the same groups (a fleet has many hosts, few group sets)."""
+    precedence = getattr(manager, "precedence", None) or variable_precedence()
+    shared: dict[tuple[Any, ...], tuple[tuple[Any, ...], list[Layer | None]]] = \
+        inventory.derived.setdefault("group levels", {})
+    # first by the groups as the host lists them (one set of groups, so one order of them)
+    listed = (playbook_dir, precedence, "listed", tuple(group.name for group in host.get_groups()))
+    kept = shared.get(listed)
+    if kept is None:
+        kept = shared[listed] = _sorted_group_levels(inventory, host, playbook_dir, precedence, shared)
+    return kept
+
+
+def _sorted_group_levels(inventory: Inventory, host: Host, playbook_dir: str | None, precedence: tuple[str, ...],
+                         shared: dict[tuple[Any, ...], Any]) -> tuple[tuple[Any, ...], list[Layer | None]]:
+    sources = ", ".join(inventory.sources) or None
     all_group = inventory.data.groups["all"]
-    groups: list[Group] = list(sort_groups([g for g in host.get_groups() if g.name != "all"]))
-
-    def files(vars_files: Any, entities: Iterable[Host | Group], level: str) -> list[Layer | None]:
-        return [make_layer(level, f"{'host' if isinstance(entity, Host) else 'group'} '{entity.name}'", data, path)
-                for entity in entities for path, data in vars_files.files_of(entity)]
-
+    # the groups that give a level (variables of their own or a vars file): hosts whose groups differ only
+    # by groups without any (a rack's, an environment's) have the same levels, built once
+    groups: list[Group] = list(sort_groups([g for g in host.get_groups() if g.name != "all" and
+                                            _gives_levels(inventory, g)]))
     play_files = inventory.play_vars_files
     origins = inventory.data.value_origins
     group_levels: dict[str, Callable[[], list[Layer | None]]] = {
@@ -84,15 +136,11 @@ def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None =
                                          traced(all_group.get_vars(), origins.get("all")), sources)],
         "groups_inventory": lambda: [make_layer("inventory group vars", f"group '{g.name}' in the inventory",
                                             traced(g.get_vars(), origins.get(g.name)), sources) for g in groups],
-        "all_plugins_inventory": lambda: files(inventory.vars_files, [all_group], "inventory group_vars/all"),
-        "all_plugins_play": lambda: files(play_files, [all_group], "playbook group_vars/all"),
-        "groups_plugins_inventory": lambda: files(inventory.vars_files, groups, "inventory group_vars/*"),
-        "groups_plugins_play": lambda: files(play_files, groups, "playbook group_vars/*"),
+        "all_plugins_inventory": lambda: _files(inventory.vars_files, [all_group], "inventory group_vars/all"),
+        "all_plugins_play": lambda: _files(play_files, [all_group], "playbook group_vars/all"),
+        "groups_plugins_inventory": lambda: _files(inventory.vars_files, groups, "inventory group_vars/*"),
+        "groups_plugins_play": lambda: _files(play_files, groups, "playbook group_vars/*"),
     }
-    precedence = getattr(manager, "precedence", None) or variable_precedence()
-    # hosts in the same groups share their group levels: a fleet has many hosts, few group sets
-    shared: dict[tuple[Any, ...], tuple[tuple[Any, ...], list[Layer | None]]] = \
-        inventory.derived.setdefault("group levels", {})
     kept = shared.get((playbook_dir, precedence, tuple(group.name for group in groups)))
     if kept is None:
         built = [layer for entry in precedence if entry in group_levels for layer in group_levels[entry]()]
@@ -102,16 +150,18 @@ def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None =
                                                       for layer in built if layer is not None))
         kept = shared.setdefault(levels_key, (levels_key, built))
         shared[(playbook_dir, precedence, tuple(group.name for group in groups))] = kept
-    key, layers = kept
-    below, above_groups, composed = unrun_layers(inventory, host)
-    own = [*above_groups,
-           make_layer("inventory host vars", f"host '{host.name}' in the inventory",
-                      traced(host.get_vars(), origins.get(host.name)), sources),
-           *composed,
-           *files(inventory.vars_files, [host], "inventory host_vars/*"),
-           *files(play_files, [host], "playbook host_vars/*")]
-    return HostLayers(key, [*below, *(layer for layer in layers if layer is not None)],
-                      [layer for layer in own if layer is not None])
+    return kept
+
+
+def _gives_levels(inventory: Inventory, group: Group) -> bool:
+    """Whether ``group`` gives a host in it a level: variables of its own or a vars file (beside
+    the inventory, in the playbook directory of ``inventory``); once per group."""
+    kept: dict[str, bool] = inventory.derived.setdefault("groups giving levels", {})
+    found = kept.get(group.name)
+    if found is None:
+        found = kept[group.name] = bool(group.get_vars() or inventory.vars_files.files_of(group) or
+                                        inventory.play_vars_files.files_of(group))
+    return found
 
 
 class HostLayers(list):  # type: ignore[type-arg]

@@ -92,3 +92,20 @@ def test_vars_files_are_looked_for_and_read_once_per_entity(tmp_path: Path, monk
     ports += [inventory.host_variables(host)["port"] for host in inventory.data.groups["web"].hosts]
     assert ports == [80, 81, 80] * 2
     assert sorted(loads) == sorted([str(tmp_path / "group_vars" / "web.yml"), str(tmp_path / "host_vars" / "w2.yml")])
+
+
+def test_a_missing_or_file_vars_directory_is_told_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A source's directory without ``host_vars`` (a fleet's hosts, none with a file) is looked at
+    once, not once per host; a ``group_vars`` that is a file is skipped with one warning."""
+    (tmp_path / "hosts.ini").write_text("[web]\nw1\nw2\nw3\n")
+    (tmp_path / "group_vars").write_text("not a directory\n")
+    inventory = load_inventory([str(tmp_path / "hosts.ini")])
+    looked: list[str] = []
+    original = os.path.exists
+    monkeypatch.setattr(os.path, "exists", lambda path: looked.append(str(path)) or original(path))
+    hosts = inventory.data.groups["web"].hosts
+    assert [inventory.host_variables(host).get("port") for host in hosts] == [None] * 3
+    files = inventory.vars_files
+    assert [files.files_of(host) for host in hosts] == [[]] * 3
+    assert looked.count(str(tmp_path / "host_vars")) <= 1
+    assert files.warnings == [f"Found group_vars that is not a directory, skipping: {tmp_path / 'group_vars'}"]

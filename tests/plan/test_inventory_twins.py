@@ -47,14 +47,13 @@ def test_a_hosts_twin_parts_are_read_once_for_every_play(tmp_path: Path, monkeyp
     variables) is read once per host and inventory, not again for each play of the plan."""
     generate(tmp_path, 60)
     asked: list[str] = []
-    original = inventory_twins.host_layers
+    original = inventory_twins.host_part
 
-    def layers(plan, play_plan, host, task, inventory):  # type: ignore[no-untyped-def]
-        if sys._getframe(1).f_code.co_name == "_part":  # noqa: SLF001
-            asked.append(host.name)
-        return original(plan, play_plan, host, task, inventory)
+    def part(plan, play_plan, host, inventory):  # type: ignore[no-untyped-def]
+        asked.append(host.name)
+        return original(plan, play_plan, host, inventory)
 
-    monkeypatch.setattr(inventory_twins, "host_layers", layers)
+    monkeypatch.setattr(inventory_twins, "host_part", part)
     _outcomes(tmp_path)
     plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "inventory.ini")]))
     assert len(plan.plays) > 1
