@@ -9,8 +9,11 @@ the file's directory.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from typing import Any
 
 from engine.booleans import boolean
 
@@ -55,7 +58,53 @@ def resolve_path(value: str, relative_to: str) -> str:
     return os.path.normpath(os.path.join(relative_to, value))
 
 
+_Read = tuple["str | None", "configparser.ConfigParser | None"]
+_read_once: ContextVar[dict[Any, Any] | None] = ContextVar("config read once", default=None)
+
+
+@contextmanager
+def config_read_once() -> Iterator[None]:
+    """Within: the configuration is read once, as ansible reads it once when it starts (a plan
+    asks for settings at every task's reading, each a look at four paths): each setting as the
+    environment and config file give it at its first reading, the config file found once for each
+    working directory given. Scoped to one computation: the next one, after an edit, reads them
+    afresh."""
+    token = _read_once.set({}) if _read_once.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _read_once.reset(token)
+
+
+def _config_read(cwd: str | None = None) -> _Read:
+    """The config file (None: none) and its parsed sections (None: none, or unreadable)."""
+    memo = _read_once.get()
+    if memo is None:
+        return _config_found(cwd)
+    found: _Read | None = memo.get(cwd)
+    if found is None:
+        found = memo[cwd] = _config_found(cwd)
+    return found
+
+
+def _config_found(cwd: str | None) -> _Read:
+    path = _find_config_file(cwd)
+    if not path:
+        return None, None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return path, None
+    return path, _parsed_config(path, info.st_mtime_ns, info.st_size)
+
+
 def find_config_file(cwd: str | None = None) -> str | None:
+    """The config file ansible reads (None: none), as :func:`config_read_once` keeps it."""
+    return _config_read(cwd)[0]
+
+
+def _find_config_file(cwd: str | None = None) -> str | None:
     cwd = cwd or os.getcwd()
     env = os.environ.get("ANSIBLE_CONFIG")
     candidates = []
@@ -441,16 +490,19 @@ def config_value(env: str | None, section: str, key: str) -> str | None:
     """A setting as ansible reads it: the environment first (``env``; None: a setting no variable
     sets), then the config file (parsed once while it is unchanged: variable levels ask for
     settings at every task)."""
+    memo = _read_once.get()
+    if memo is None:
+        return _config_value(env, section, key)
+    setting = (env, section, key)
+    if setting not in memo:
+        memo[setting] = _config_value(env, section, key)
+    return memo[setting]  # type: ignore[no-any-return]
+
+
+def _config_value(env: str | None, section: str, key: str) -> str | None:
     if env is not None and env in os.environ:
         return os.environ[env]
-    path = find_config_file()
-    if not path:
-        return None
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    parser = _parsed_config(path, info.st_mtime_ns, info.st_size)
+    parser = _config_read()[1]
     return parser.get(section, key) if parser is not None and parser.has_option(section, key) else None
 
 

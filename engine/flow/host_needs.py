@@ -38,9 +38,10 @@ class HostNeeds:
     def __init__(self, plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> None:
         self.plan, self.play_plan, self.host, self.task = plan, play_plan, host, task
         self._variables: TaskVariables | None = None
-        self._levels: tuple[tuple[int, ...], Any] | None = None
+        self._levels: tuple[tuple[int, ...], Any, dict[Any, Any]] | None = None
         """The task's levels on the host (engine.variables.report.layers_at) under ``_outer``, once
-        found: each name the reading reads next is looked up in them, not in levels walked again."""
+        found: each name the reading reads next is looked up in them, not in levels walked again;
+        with what variables_at works out of them whatever the names (its ``kept``)."""
         self._resolved: dict[str, Resolved] = {}
         self._unknown: dict[str, str | None] = {}
         self._needs_of: dict[tuple[str, tuple[str, ...]], str | None] = {}  # by expression and item names (_needs)
@@ -83,9 +84,10 @@ class HostNeeds:
         wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))
         if self._variables is None or wanted:
             if self._levels is None or self._levels[0] != self._outer:
-                self._levels = (self._outer, layers_at(self.plan, self.play_plan, self.host, self.task, 0, self._outer))
+                self._levels = (self._outer, layers_at(self.plan, self.play_plan, self.host, self.task, 0, self._outer),
+                                {})
             found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted, outer=self._outer,
-                                 levels=self._levels[1])
+                                 levels=self._levels[1], kept=self._levels[2])
             self._resolved.update(found.variables)
             self._variables = self._variables or found
         return self._variables

@@ -72,7 +72,15 @@ class PlannedPlay:
 
 
 def plan_hosts(plan: Plan) -> list[PlannedPlay]:
-    """The outcome of every task of every play on each of the play's hosts, in run order."""
+    """The outcome of every task of every play on each of the play's hosts, in run order (the
+    config file found and read once for them all)."""
+    from engine.config import config_read_once
+
+    with config_read_once():
+        return _plan_hosts(plan)
+
+
+def _plan_hosts(plan: Plan) -> list[PlannedPlay]:
     from engine.variables.inventory_changes import Changes
     from engine.variables.setter_classes import share_setters
 

@@ -462,9 +462,8 @@ def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, o
     """The templar of ``task`` on ``host`` (the items of the looped includes around it at
     ``outer``; None: without them), before its own loop."""
     layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer or ())
-    raw = _raw_over(plan, play_plan, host, layers, magic)
-    items = _loop_layers(plan, play_plan, host, task, outer)
-    return static_templar(_raw_over(plan, play_plan, host, [*layers, *items], magic) if items else raw, magic)
+    items = _loop_layers(plan, play_plan, host, task, outer)  # (with them, the raw values of the levels are theirs)
+    return static_templar(_raw_over(plan, play_plan, host, [*layers, *items] if items else layers, magic), magic)
 
 
 """Hosts whose looped include items are compared to order a host's runs (more: in item order)."""

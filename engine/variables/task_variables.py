@@ -60,48 +60,41 @@ class TaskVariables:
 def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                  names: list[str] | None = None, occurrence: int = 0, item: int | None = None,
                  outer: tuple[int, ...] = (), levels: tuple[list[Layer], dict[str, Any]] | None = None,
-                 items: list[Mapping[str, Any]] | None = None) -> TaskVariables:
+                 items: list[Mapping[str, Any]] | None = None, kept: dict[Any, Any] | None = None) -> TaskVariables:
     """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's), at
     its ``occurrence``-th run (:func:`task_runs`), under the ``outer`` items of the looped includes
     around it (:func:`include_loop_runs`), at ``item`` of its own loop (None: the names the loop
     binds are said to be set per item). ``levels``: :func:`layers_at` of the same run, when a
     caller asking for several lists of names in turn has it already (neither is changed here);
-    ``items``: the loop's item variables worked out from those levels (each item's reading here)."""
+    ``items``: the loop's item variables worked out from those levels (each item's reading here).
+    ``kept``: with ``levels``, a dict the caller keeps with them (and drops with them) and gives
+    at each call for them: what is worked out of the levels whatever the names (the merged raw
+    values, the loop's items, the levels with the loops' items) is worked out once for them."""
     from engine.templating.templar import RECURSIVE_VALUE, TemplateFailure, is_template, too_large_reason
     from engine.variables.host_facts import facts_unknown
-    from engine.variables.loop_vars import loop_names, loop_scopes
+    from engine.variables.loop_vars import loop_names
     from engine.variables.task_results import with_repository_lookups
 
-    levels = levels or layers_at(plan, play_plan, host, task, occurrence, outer)  # each item's too
-    layers, magic = levels
-    raw = _raw_over(plan, play_plan, host, layers, magic)
-    levels_count = len(layers)
-    layers = [*layers, *_loop_layers(plan, play_plan, host, task, outer)]
-    bound = loop_names(task) if task is not None else []
-    if bound:
-        scopes = items if items is not None else loop_scopes(task, with_repository_lookups(  # type: ignore[arg-type]
-            task, static_templar(raw, magic), play_plan.play.basedir))
-        if isinstance(scopes, list) and item is None and 0 < len(scopes) <= ITEMS_SHOWN:
+    if levels is None:
+        levels, kept = layers_at(plan, play_plan, host, task, occurrence, outer), None  # each item's too
+    if kept is None or items is not None and items is not kept.get("items"):
+        kept = {} if items is None else {"items": items}  # (what is kept holds the items it was worked out at)
+    _, magic = levels
+    if item is None and task is not None and loop_names(task):
+        if "items" not in kept:
+            kept["items"] = _loop_items(plan, play_plan, host, task, outer, levels, kept)
+        scopes = kept["items"]
+        if isinstance(scopes, list) and 0 < len(scopes) <= ITEMS_SHOWN:
             return _per_item([variables_at(plan, play_plan, host, task, names, occurrence, index, outer, levels,
-                                           scopes) for index in range(len(scopes))])
-        if isinstance(scopes, list) and item is not None and item < len(scopes):
-            layers.append(_loop_layer(task, scopes[item], item))  # type: ignore[arg-type]
-        else:
-            reason = scopes if isinstance(scopes, str) else \
-                f"set per item by the task's loop ({len(scopes or [])} items: pick one)"
-            layers.append(Layer("loop item", f"the loop of task '{task.display_name()}'",  # type: ignore[union-attr]
-                                {name: RuntimeValue(reason) for name in bound}, runtime=True))
-    # (the loop items' levels are those put on top of the task's levels here)
-    front = {name: value for layer in layers[levels_count:] if layer.level == "loop item"
-             for name, value in layer.values.items()}
-    if front:
-        raw = _raw_over(plan, play_plan, host, layers, magic)
+                                           scopes, kept) for index in range(len(scopes))])
+    if ("layers", item) not in kept:
+        kept["layers", item] = _item_layers(plan, play_plan, host, task, item, outer, levels, kept)
+    layers, raw, any_wild = kept["layers", item]
     found = definitions(layers, names)
     facts = facts_unknown(plan, play_plan, host)
     templar = with_repository_lookups(task, static_templar(raw, magic, layers), play_plan.play.basedir)
     result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
-    any_wild = wild_layer(layers) is not None  # (none at which any name may be set: no name's is, asked once)
     for name in wanted:
         defs = found.get(name, [])
         if not defs and facts is not None and looks_like_fact(name):
@@ -151,6 +144,54 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         result.variables[name] = resolved
     return result
 
+
+
+def _base(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, outer: tuple[int, ...],
+          levels: tuple[list[Layer], dict[str, Any]], kept: dict[Any, Any]) -> tuple[list[Layer], Any]:
+    """The levels with the items of the looped includes around the task, and the raw values of
+    the levels without them (what the task's own loop is templated with)."""
+    if "base" not in kept:
+        layers, magic = levels
+        kept["base"] = ([*layers, *_loop_layers(plan, play_plan, host, task, outer)],
+                        _raw_over(plan, play_plan, host, layers, magic))
+    return kept["base"]  # type: ignore[no-any-return]
+
+
+def _loop_items(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
+                levels: tuple[list[Layer], dict[str, Any]], kept: dict[Any, Any]) -> Any:
+    """The item variables of the task's own loop (loop_scopes), templated with its levels."""
+    from engine.variables.loop_vars import loop_scopes
+    from engine.variables.task_results import with_repository_lookups
+
+    raw = _base(plan, play_plan, host, task, outer, levels, kept)[1]
+    return loop_scopes(task, with_repository_lookups(task, static_templar(raw, levels[1]), play_plan.play.basedir))
+
+
+def _item_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, item: int | None,
+                 outer: tuple[int, ...], levels: tuple[list[Layer], dict[str, Any]],
+                 kept: dict[Any, Any]) -> tuple[list[Layer], Any, bool]:
+    """The levels of the run at ``item`` of the task's loop (the loop's items on top), their raw
+    values, and whether a level may set any name."""
+    from engine.variables.loop_vars import loop_names
+
+    base, raw = _base(plan, play_plan, host, task, outer, levels, kept)
+    layers = list(base)
+    bound = loop_names(task) if task is not None else []
+    if bound:
+        if "items" not in kept:
+            kept["items"] = _loop_items(plan, play_plan, host, task, outer, levels, kept)  # type: ignore[arg-type]
+        scopes = kept["items"]
+        if isinstance(scopes, list) and item is not None and item < len(scopes):
+            layers.append(_loop_layer(task, scopes[item], item))  # type: ignore[arg-type]
+        else:
+            reason = scopes if isinstance(scopes, str) else \
+                f"set per item by the task's loop ({len(scopes or [])} items: pick one)"
+            layers.append(Layer("loop item", f"the loop of task '{task.display_name()}'",  # type: ignore[union-attr]
+                                {name: RuntimeValue(reason) for name in bound}, runtime=True))
+    # (the loop items' levels are those put on top of the task's levels here)
+    if any(layer.level == "loop item" and layer.values for layer in layers[len(levels[0]):]):
+        raw = _raw_over(plan, play_plan, host, layers, levels[1])
+    return layers, raw, wild_layer(layers) is not None  # (none at which any name may be set: no name's is)
 
 
 _MAGIC_SHOWN: dict[int, tuple[Any, str | None]] = {}
