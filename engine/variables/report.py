@@ -41,6 +41,7 @@ from engine.variables.run_ordered_lists import racy_reason as _racy_reason
 from engine.variables.sources import (
     Layer,
     RuntimeValue,
+    any_name_marks,
     earlier_tasks_place,
     fold,
     gathers_facts,
@@ -289,6 +290,12 @@ def inventory_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
                             for name in names for layer in layers[:shared or 0] if name in layer.values)
         if groups_key is not None:
             kept[key] = groups_part
+    # a level that may set any name sets no value to compare: the hosts' levels of that kind, told apart
+    marks = getattr(layers, "any_names", None)
+    if marks is None:
+        marks = any_name_marks(layers)
+    if marks and names:
+        groups_part += (marks,)
     own = [layer for layer in layers[shared or 0:] if any(name in layer.values for name in names)]
     if not own:
         return groups_part, None, []
@@ -318,7 +325,8 @@ def host_part(plan: Plan, play_plan: PlayPlan, host: Host, inventory: Any) -> tu
     playbook_dir = _playbook_dir(play_plan.play.basedir)
     layers = inventory.derived.get("host layers", {}).get((host.name, playbook_dir))
     if layers is not None:
-        return layers.groups_key, frozenset(name for layer in layers[layers.shared_count:] for name in layer.values)
+        return layers.groups_key, frozenset((*(name for layer in layers[layers.shared_count:] for name in layer.values),
+                                             *layers.any_names))
     return inventory_part(_scope(plan, play_plan, None, host=host.name).manager, host, playbook_dir)
 
 

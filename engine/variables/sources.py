@@ -85,18 +85,23 @@ def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None =
 
 def inventory_part(manager: VarsReader, host: Host, playbook_dir: str) -> tuple[tuple[Any, ...], frozenset[Any]]:
     """What :func:`inventory_layers` tells of ``host`` without building its own levels: the key of
-    its groups' levels (``HostLayers.groups_key``) and every name its own levels set (a fleet's
-    hosts, each told by these alone: engine.variables.inventory_twins)."""
+    its groups' levels (``HostLayers.groups_key``) and every name its own levels set, with the marks
+    of its levels that may set any name (:func:`any_name_marks`; a fleet's hosts, each told by
+    these alone: engine.variables.inventory_twins)."""
     inventory = manager.inventory.with_playbook_dir(playbook_dir)
-    key, _layers = _group_levels(manager, inventory, host, playbook_dir)
-    _below, above_groups, composed = unrun_layers(inventory, host)
-    names = {*host.vars, *host.get_magic_vars()}  # Host.get_vars's, never empty
+    key, layers = _group_levels(manager, inventory, host, playbook_dir)
+    below, above_groups, composed = unrun_layers(inventory, host)
+    names: set[Any] = {*host.vars, *host.get_magic_vars()}  # Host.get_vars's, never empty
     for layer in (*above_groups, *composed):
         names.update(layer.values)
+    encrypted = []
     for vars_files in (inventory.vars_files, inventory.play_vars_files):
-        for _path, data in vars_files.files_of(host):
-            if isinstance(data, Mapping):  # (a file encrypted whole: a level setting no name, make_layer's)
+        for path, data in vars_files.files_of(host):
+            if isinstance(data, Mapping):
                 names.update(data)
+            else:  # a file encrypted whole: a level that may set any name (make_layer's)
+                encrypted.append(make_layer("host_vars", f"host '{host.name}'", data, path))
+    names.update(any_name_marks(layer for layer in (*below, *layers, *encrypted) if layer is not None))
     return key, frozenset(names)
 
 
@@ -172,6 +177,14 @@ class HostLayers(list):  # type: ignore[type-arg]
         super().__init__([*shared, *own])
         self.groups_key = groups_key
         self.shared_count = len(shared)
+        self.any_names = any_name_marks(self)
+
+
+def any_name_marks(layers: Iterable[Layer]) -> tuple[tuple[str, str, str], ...]:
+    """The levels among ``layers`` that may set any name (a vars file encrypted whole, a source not
+    run that may set the host's variables), each by its label and why: no value tells them, so two
+    hosts are alike only if these are the same (the second, third: the label and the reason)."""
+    return tuple(("any name", layer.label, layer.any_name) for layer in layers if layer.any_name)
 
 
 DEFAULT_PRECEDENCE = ("all_inventory", "groups_inventory", "all_plugins_inventory", "all_plugins_play",

@@ -39,8 +39,12 @@ def _tree(root: Path) -> None:
 
 
 @pytest.mark.parametrize("first", ["part", "layers"])
-def test_the_part_is_what_the_levels_tell(tmp_path: Path, first: str) -> None:
+def test_the_part_is_what_the_levels_tell(tmp_path: Path, first: str, monkeypatch: pytest.MonkeyPatch) -> None:
     _tree(tmp_path)
+    # a host_vars file encrypted whole, where ansible has vault secrets: a level that may set any name
+    (tmp_path / "inv" / "host_vars" / "w7.yml").write_text("$ANSIBLE_VAULT;1.1;AES256\n6162636465666768\n")
+    (tmp_path / "secret.txt").write_text("not read\n")
+    monkeypatch.setenv("ANSIBLE_VAULT_PASSWORD_FILE", str(tmp_path / "secret.txt"))
     for playbook_dir in (str(tmp_path / "play"), str(tmp_path)):
         inventory = load_inventory([str(tmp_path / "inv" / "hosts.ini")])
         manager = SimpleNamespace(inventory=inventory)
@@ -52,13 +56,14 @@ def test_the_part_is_what_the_levels_tell(tmp_path: Path, first: str) -> None:
             if first == "layers":
                 part = inventory_part(manager, host, playbook_dir)
             own = frozenset(name for layer in layers[layers.shared_count:] for name in layer.values)
-            assert part == (layers.groups_key, own), host.name
+            assert part == (layers.groups_key, own | set(layers.any_names)), host.name
             found[host.name] = part
         assert found["w3"][1] >= {"weight", "inventory_hostname", "group_names"}
         assert found["d1"][1] >= {"disk", "raid"} and "port" in found["w2"][1]
         assert "other_case" not in found["W5"][1]  # W5.YML is not W5.yml on a disk that tells case
         assert ("from_play" in found["w4"][1]) == (playbook_dir == str(tmp_path / "play"))
         assert found["w1"] == found["w6"] != found["w3"]  # the same groups, listed in another order
+        assert [mark[:2] for mark in found["w7"][1] if isinstance(mark, tuple)] == [("any name", "host 'w7'")]
 
 
 def test_a_twin_part_builds_no_level_of_the_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
