@@ -483,23 +483,20 @@ class Follower(BlockFailures):
         # followed while its play is planned, a run reads the tasks before it as written: kept apart
         memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory), occurrence,
                     id(getattr(play_plan, "planned_runs", None)))
-        found = memo.get(memo_key)
-        stale = found is not None and any(getattr(asked, "planned_runs", None) is not None
-                                          for asked in memo.get(("as written", memo_key), ()))
-        if stale:
-            found = None  # followed while a play it read was being planned: what its plan says now
+        kept = memo.get(memo_key)  # (what it set, the plays it read as written while they were being planned)
+        # followed while a play it read was being planned: what its plan says now
+        found = None if kept is None or kept[1] and any(getattr(asked, "planned_runs", None) is not None
+                                                        for asked in kept[1]) else kept[0]
         if found is None:
             _following += 1
             mark = len(_as_written)
             try:
                 # hosts sharing a setter's effects by class (engine.variables.setter_classes)
                 share = None if uniform else getattr(self.plan, "share_setters", None)
-                found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence) if share is None else \
+                found = self._follow(play_plan, host, task, outer, occurrence) if share is None else \
                     share(self.plan, play_plan, memo, host, task, outer, occurrence,
                           partial(self._follow, play_plan, host, task, outer, occurrence))
-                asked_early = tuple({id(asked): asked for asked in _as_written[mark:]}.values())
-                if asked_early or ("as written", memo_key) in memo:
-                    memo[("as written", memo_key)] = asked_early
+                memo[memo_key] = (found, tuple({id(asked): asked for asked in _as_written[mark:]}.values()))
             finally:
                 _following -= 1
                 if not _following:
