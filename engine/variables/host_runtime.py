@@ -100,7 +100,7 @@ class Follower(BlockFailures):
         plays_effects = earlier_plays(self, play_plan, host, names)  # once per host and play (earlier_walk)
         order = self.order_of(play_plan.play)
         own_loops = order.looping(task) if task is not None else []
-        before = len(order._before(task, occurrence))  # noqa: SLF001 - the play's order, shared with report
+        before = order.count_before(task, occurrence)  # (the play's order, shared with report)
         if reader is not None and reader.name != host.name:  # another serial batch: none of the play, or all of it
             place = _batch_place(play_plan, host, reader)
             before = before if place == 0 else 0 if place > 0 else len(order.tasks)
@@ -112,10 +112,11 @@ class Follower(BlockFailures):
         batches_before: list[Effects] = []  # what the serial batches before the reader's delegated to the host
         # the host's walk so far, when it does not depend on this reader (engine.variables.earlier_walk)
         walked = own_play(self, play_plan, host, before, names, task) if not own_loops and reader is None else None
-        setters = _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names)
-        loops = [file_loop(self, play_plan, done) for _, done in setters] if walked is None else []
+        setters = [] if walked is not None else \
+            _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names)
+        loops = [file_loop(self, play_plan, done) for _, done in setters]
         mine = ItemMajor()  # what the setters past which it reads set, a looping include's file item by item
-        for index, (at, done) in enumerate(setters if walked is None else []):
+        for index, (at, done) in enumerate(setters):
             same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
             if not self._selected(play_plan, done):
                 continue

@@ -152,8 +152,12 @@ class PlayOrder:
                    for other in self.tasks)
 
     def _before(self, task: Task | None, occurrence: int) -> list[Task]:
+        return self.tasks[: self.count_before(task, occurrence)]
+
+    def count_before(self, task: Task | None, occurrence: int) -> int:
+        """How many tasks run before the ``occurrence``-th run of ``task`` (those :meth:`_before` lists)."""
         positions = self.positions.get(id(task)) if task is not None else None
-        return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
+        return positions[min(occurrence, len(positions) - 1)] if positions else 0
 
     def included_before(self, task: Task | None, occurrence: int = 0
                         ) -> tuple[list[RoleInstance], frozenset[int], dict[int, Task]]:

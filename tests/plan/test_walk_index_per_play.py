@@ -129,3 +129,19 @@ def test_a_class_is_kept_by_the_key_its_first_host_was_looked_up_by(
                     assert set(classes.by_key) == {classes.key(first) for first, _ in classes.firsts}
                     checked += 1
     assert checked
+
+
+def test_the_count_of_tasks_before_a_run_is_the_length_of_their_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.variables.play_order import play_order
+
+    plan = _plan(tmp_path, monkeypatch)
+    counted = 0
+    for play_plan in plan.plays:
+        order = play_order(play_plan.play)
+        for task in [None, *order.tasks]:
+            for occurrence in range(3):
+                assert order.count_before(task, occurrence) == len(order._before(task, occurrence))  # noqa: SLF001
+                counted += 1
+    assert counted > 3 * len(plan.plays)
