@@ -168,18 +168,21 @@ class Follower(BlockFailures):
         if task.handler:
             return True
         memo = followed_memo(play_plan)
-        selection = memo.get(("selection", id(self.plan.options)))
-        if selection is None:  # the same options for every task and host: built once
-            selection = memo[("selection", id(self.plan.options))] = self.plan.options.selection()
-        key = ("selected", id(task), selection)
-        if key not in memo:
+        options = self.plan.options
+        kept = memo.get(("selection", id(options)))
+        if kept is None or kept[0] is not options:  # the same options for every task and host: built once
+            kept = memo[("selection", id(options))] = (options, options.selection(), {})
+        _, selection, selected = kept
+        found = selected.get(id(task))  # (asked at each step of every walk: one lookup)
+        if found is None:
             evaluator = TagEvaluator.for_play(play_plan.play)
             try:  # one a run option leaves out (play_plan.left_out: --start-at-task) is not selected either
-                memo[key] = all(id(step) not in play_plan.left_out and should_run(evaluator.evaluate(step), selection)
-                                for step in [*self.order_of(play_plan.play).includers.get(id(task), []), task])
+                found = all(id(step) not in play_plan.left_out and should_run(evaluator.evaluate(step), selection)
+                            for step in [*self.order_of(play_plan.play).includers.get(id(task), []), task])
             except TagTemplateError:
-                memo[key] = True
-        return memo[key]  # type: ignore[no-any-return]
+                found = True
+            selected[id(task)] = found
+        return found  # type: ignore[no-any-return]
 
     def _planned_ran(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int,
                      ran: bool | str) -> bool | str:
