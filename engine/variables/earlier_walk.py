@@ -76,7 +76,7 @@ class ItemMajor:
         self._loop, self._keys = None, []
 
 
-def _key(follower: Follower, play_plan: PlayPlan, what: str, host: Host,
+def _key(follower: Follower, play_plan: PlayPlan, what: str | tuple[Any, ...], host: Host,
          names: frozenset[str] | tuple[Any, ...] | None) -> tuple[Any, ...]:
     order = follower.order_of(play_plan.play)
     planned = getattr(play_plan, "planned_runs", None)
