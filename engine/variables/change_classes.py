@@ -54,6 +54,7 @@ class HostClasses:
         self.earlier: frozenset[str] = frozenset()
         self.by_key: dict[Any, Any] = {}
         self.firsts: list[tuple[Host, Any]] = []
+        self._last: tuple[Host, frozenset[str], Any] | None = None
         """Each class's first host and what it joined, to key again when more names are read."""
         self.usable = SHARING and not per_host_vars_files(play_plan) and not plan.inventory.data.merge_hashes \
             and not bool(play_order(play_plan.play).looping(task))
@@ -62,7 +63,10 @@ class HostClasses:
         """What the class of ``host`` joined, None when no host of its class was templated yet."""
         if not self.usable or not self.firsts:
             return None
-        return self.by_key.get(self.key(host))
+        key = self.key(host)
+        # the host is followed next when its class is new: its key for these names kept for add
+        self._last = (host, self.names, key)
+        return self.by_key.get(key)
 
     def add(self, host: Host, read: set[str], joined: Any) -> None:
         """``host`` was templated, its templates reading ``read``, and joined ``joined``."""
@@ -80,7 +84,11 @@ class HostClasses:
             # a key on more names tells at least as much: the classes so far, keyed again
             self.by_key = {self.key(first): found for first, found in self.firsts}
         self.firsts.append((host, joined))
-        self.by_key.setdefault(self.key(host), joined)
+        last = self._last
+        # the key joined made for the host, on the same names (following it changed no answer it reads)
+        kept = last is not None and last[0] is host and last[1] is self.names and \
+            getattr(self.plan, "removals_pending", None) is None
+        self.by_key.setdefault(last[2] if kept else self.key(host), joined)  # type: ignore[index]
 
     def _names(self, names: frozenset[str]) -> bool:
         from engine.variables import earlier_key

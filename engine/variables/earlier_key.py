@@ -87,7 +87,7 @@ def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task:
         # reader's own looping include changes nothing of the walk of the setters before it)
         return share(follower, play_plan, host, task, names, "earlier key", walk) if share is not None else walk()
     inventory = inventory_of(plan, play_plan, task, host.name).data  # the task's scope's (report._scope)
-    key = _key(follower, play_plan, f"earlier key {setters_before(order, positions[0], names)} {id(inventory)}",
+    key = _key(follower, play_plan, ("earlier key", setters_before(order, positions[0], names), id(inventory)),
                host, names)
     found = _kept(follower, play_plan, key)
     if found is None:

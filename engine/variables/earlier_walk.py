@@ -76,7 +76,7 @@ class ItemMajor:
         self._loop, self._keys = None, []
 
 
-def _key(follower: Follower, play_plan: PlayPlan, what: str, host: Host,
+def _key(follower: Follower, play_plan: PlayPlan, what: str | tuple[Any, ...], host: Host,
          names: frozenset[str] | tuple[Any, ...] | None) -> tuple[Any, ...]:
     order = follower.order_of(play_plan.play)
     planned = getattr(play_plan, "planned_runs", None)
@@ -201,12 +201,12 @@ def _gathered_one(memo: dict[Any, Any], effects: Effects, gathered: str) -> Effe
     return kept[1]  # type: ignore[no-any-return]
 
 
-def _plays_state(follower: Follower, plays: list[PlayPlan]) -> tuple[Any, ...]:
+def _plays_state(follower: Follower, plays: list[PlayPlan]) -> list[tuple[Any, ...]]:
     """What :func:`played` keeps its walks of ``plays`` by (their planned runs, hosts and tasks) and
     where (each play's followed store, dropped when an include loads tasks into it)."""
-    return tuple((getattr(earlier, "planned_runs", None), earlier.hosts, len(earlier.hosts),
-                  len(follower.order_of(earlier.play).tasks), earlier.play.derived.get("host effects"))
-                 for earlier in plays)
+    order_of = follower.order_of  # (a list, not a tuple of a generator: built at every walk of a host)
+    return [(getattr(earlier, "planned_runs", None), earlier.hosts, len(earlier.hosts),
+             len(order_of(earlier.play).tasks), earlier.play.derived.get("host effects")) for earlier in plays]
 
 
 class _Prefix:

@@ -4,6 +4,7 @@ fact cache holds (engine.variables.fact_cache), else none."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -47,8 +48,9 @@ def gathering_after(plan: Plan, play_plan: PlayPlan) -> dict[int, list[tuple[str
     plays: list[PlayPlan] = kept[3]
     after: dict[int, list[tuple[str, PlayPlan]]] = {}
     rank = {id(earlier): at for at, earlier in enumerate(plays)}
+    ranks = [rank[id(later)] for _, later in found]  # in run order: the plays after one are a tail of them
     for at, earlier in enumerate(plays):
-        after[id(earlier)] = [(reason, later) for reason, later in found if rank[id(later)] > at]
+        after[id(earlier)] = found[bisect_right(ranks, at):]
     play_plan.__dict__["gathering"] = (*kept[:4], found, after)
     return after
 

@@ -100,7 +100,7 @@ class Follower(BlockFailures):
         plays_effects = earlier_plays(self, play_plan, host, names)  # once per host and play (earlier_walk)
         order = self.order_of(play_plan.play)
         own_loops = order.looping(task) if task is not None else []
-        before = len(order._before(task, occurrence))  # noqa: SLF001 - the play's order, shared with report
+        before = order.count_before(task, occurrence)  # (the play's order, shared with report)
         if reader is not None and reader.name != host.name:  # another serial batch: none of the play, or all of it
             place = _batch_place(play_plan, host, reader)
             before = before if place == 0 else 0 if place > 0 else len(order.tasks)
@@ -112,10 +112,11 @@ class Follower(BlockFailures):
         batches_before: list[Effects] = []  # what the serial batches before the reader's delegated to the host
         # the host's walk so far, when it does not depend on this reader (engine.variables.earlier_walk)
         walked = own_play(self, play_plan, host, before, names, task) if not own_loops and reader is None else None
-        setters = _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names)
-        loops = [file_loop(self, play_plan, done) for _, done in setters] if walked is None else []
+        setters = [] if walked is not None else \
+            _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names)
+        loops = [file_loop(self, play_plan, done) for _, done in setters]
         mine = ItemMajor()  # what the setters past which it reads set, a looping include's file item by item
-        for index, (at, done) in enumerate(setters if walked is None else []):
+        for index, (at, done) in enumerate(setters):
             same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
             if not self._selected(play_plan, done):
                 continue
@@ -167,18 +168,21 @@ class Follower(BlockFailures):
         if task.handler:
             return True
         memo = followed_memo(play_plan)
-        selection = memo.get(("selection", id(self.plan.options)))
-        if selection is None:  # the same options for every task and host: built once
-            selection = memo[("selection", id(self.plan.options))] = self.plan.options.selection()
-        key = ("selected", id(task), selection)
-        if key not in memo:
+        options = self.plan.options
+        kept = memo.get(("selection", id(options)))
+        if kept is None or kept[0] is not options:  # the same options for every task and host: built once
+            kept = memo[("selection", id(options))] = (options, options.selection(), {})
+        _, selection, selected = kept
+        found = selected.get(id(task))  # (asked at each step of every walk: one lookup)
+        if found is None:
             evaluator = TagEvaluator.for_play(play_plan.play)
             try:  # one a run option leaves out (play_plan.left_out: --start-at-task) is not selected either
-                memo[key] = all(id(step) not in play_plan.left_out and should_run(evaluator.evaluate(step), selection)
-                                for step in [*self.order_of(play_plan.play).includers.get(id(task), []), task])
+                found = all(id(step) not in play_plan.left_out and should_run(evaluator.evaluate(step), selection)
+                            for step in [*self.order_of(play_plan.play).includers.get(id(task), []), task])
             except TagTemplateError:
-                memo[key] = True
-        return memo[key]  # type: ignore[no-any-return]
+                found = True
+            selected[id(task)] = found
+        return found  # type: ignore[no-any-return]
 
     def _planned_ran(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int,
                      ran: bool | str) -> bool | str:
@@ -483,23 +487,20 @@ class Follower(BlockFailures):
         # followed while its play is planned, a run reads the tasks before it as written: kept apart
         memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory), occurrence,
                     id(getattr(play_plan, "planned_runs", None)))
-        found = memo.get(memo_key)
-        stale = found is not None and any(getattr(asked, "planned_runs", None) is not None
-                                          for asked in memo.get(("as written", memo_key), ()))
-        if stale:
-            found = None  # followed while a play it read was being planned: what its plan says now
+        kept = memo.get(memo_key)  # (what it set, the plays it read as written while they were being planned)
+        # followed while a play it read was being planned: what its plan says now
+        found = None if kept is None or kept[1] and any(getattr(asked, "planned_runs", None) is not None
+                                                        for asked in kept[1]) else kept[0]
         if found is None:
             _following += 1
             mark = len(_as_written)
             try:
                 # hosts sharing a setter's effects by class (engine.variables.setter_classes)
                 share = None if uniform else getattr(self.plan, "share_setters", None)
-                found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence) if share is None else \
+                found = self._follow(play_plan, host, task, outer, occurrence) if share is None else \
                     share(self.plan, play_plan, memo, host, task, outer, occurrence,
                           partial(self._follow, play_plan, host, task, outer, occurrence))
-                asked_early = tuple({id(asked): asked for asked in _as_written[mark:]}.values())
-                if asked_early or ("as written", memo_key) in memo:
-                    memo[("as written", memo_key)] = asked_early
+                memo[memo_key] = (found, tuple({id(asked): asked for asked in _as_written[mark:]}.values()))
             finally:
                 _following -= 1
                 if not _following:

@@ -63,6 +63,10 @@ def task_runs(play: Play, path: str, line: int, realpaths: dict[str, str] | None
     return runs
 
 
+_UNKNOWN = object()
+"""What :meth:`PlayOrder.per_task` finds where nothing is kept yet (None may be kept)."""
+
+
 class PlayOrder:
     """A play's tasks in run order, each one's position and includers, and what each sets at run
     time, computed once per play (a hover on the 10,000th task of a play must not walk the 9,999
@@ -106,9 +110,9 @@ class PlayOrder:
         includers and the play's blocks), kept until an include adds tasks: asked for at every
         setter of every walk on every host. Not to be changed by the caller."""
         key = (what, id(task))
-        if key in self._per_task:
-            return self._per_task[key]
-        found = self._per_task[key] = compute()
+        found = self._per_task.get(key, _UNKNOWN)  # (one lookup where it is kept: nearly always)
+        if found is _UNKNOWN:
+            found = self._per_task[key] = compute()
         return found
 
     def looping(self, task: Task) -> list[Task]:
@@ -152,8 +156,12 @@ class PlayOrder:
                    for other in self.tasks)
 
     def _before(self, task: Task | None, occurrence: int) -> list[Task]:
+        return self.tasks[: self.count_before(task, occurrence)]
+
+    def count_before(self, task: Task | None, occurrence: int) -> int:
+        """How many tasks run before the ``occurrence``-th run of ``task`` (those :meth:`_before` lists)."""
         positions = self.positions.get(id(task)) if task is not None else None
-        return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
+        return positions[min(occurrence, len(positions) - 1)] if positions else 0
 
     def included_before(self, task: Task | None, occurrence: int = 0
                         ) -> tuple[list[RoleInstance], frozenset[int], dict[int, Task]]:

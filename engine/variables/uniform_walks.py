@@ -33,7 +33,7 @@ def uniform_walk(follower: Any, play_plan: PlayPlan, task: Task, names: frozense
     plan = follower.plan
     for earlier in plays_before(plan, play_plan, including=True):
         order = follower.order_of(earlier.play)
-        before = len(order._before(task, occurrence)) if earlier is play_plan else len(order.tasks)  # noqa: SLF001
+        before = order.count_before(task, occurrence) if earlier is play_plan else len(order.tasks)
         blocks = play_blocks(earlier.play) if names is None else None
         if blocks is not None and blocks.rescue_starts:
             return False  # what a rescue gives a host depends on what failed there

@@ -101,7 +101,10 @@ def _earlier_steps(follower: Any, play_plan: PlayPlan,
     key = ("walk class earlier setters", id(follower.plan))
     kept = memo.get(key)
     if kept is None or kept[0] != state:
-        kept = memo[key] = (state, _Earlier(follower, plays))
+        # the play before's index, when kept for the same plays but it: extended by that play alone
+        before = followed_memo(plays[-1]).get(key) if plays else None
+        base = before[1] if before is not None and before[0] == state[:-1] else None
+        kept = memo[key] = (state, _Earlier(follower, plays, base))
     return kept[1].steps(names)  # type: ignore[no-any-return]
 
 
@@ -109,21 +112,31 @@ class _Earlier:
     """The setters of the plays before a reader's, in run order, each with whether it makes each
     host's walk its own (:func:`_own_walk`), indexed by the names each may set."""
 
-    def __init__(self, follower: Any, plays: list[PlayPlan]) -> None:
+    def __init__(self, follower: Any, plays: list[PlayPlan], base: _Earlier | None = None) -> None:
+        """``base``: the index of the plays but the last (that of the play before the reader's), extended
+        by the last play's setters instead of indexing every play again."""
         from engine.variables.block_runs import play_blocks
 
-        self.entries: list[tuple[PlayPlan, Task, bool]] = []
-        self.by_name: dict[str, list[int]] = {}
-        self.always: list[int] = []
         self.kept: dict[frozenset[str] | None, list[tuple[PlayPlan, Task]] | None] = {}
-        self.shareable = all(_shareable_play(follower, earlier, frozenset()) for earlier in plays)
-        self.rescuing = any(play_blocks(earlier.play).rescuing for earlier in plays)
+        added = plays if base is None else plays[-1:]
+        self.shareable = (base is None or base.shareable) and \
+            all(_shareable_play(follower, earlier, frozenset()) for earlier in added)
+        self.rescuing = base is not None and base.rescuing or any(play_blocks(earlier.play).rescuing
+                                                                  for earlier in added)
+        # (the base's lists are shared until a play added sets a name: then copied, the base's left as they are)
+        self.entries: list[tuple[PlayPlan, Task, bool]] = [] if base is None or not self.shareable else [*base.entries]
+        self.by_name: dict[str, list[int]] = {} if base is None or not self.shareable else dict(base.by_name)
+        self.always: list[int] = [] if base is None or not self.shareable else [*base.always]
         if not self.shareable:
             return
-        for earlier in plays:
+        for earlier in added:
+            copied: set[str] = set()
             for done, found, own in _play_setters(follower, earlier):
                 for name in found if found is not None else ():
-                    self.by_name.setdefault(name, []).append(len(self.entries))
+                    if name not in copied:
+                        self.by_name[name] = [*self.by_name.get(name, ())]
+                        copied.add(name)
+                    self.by_name[name].append(len(self.entries))
                 if found is None:
                     self.always.append(len(self.entries))
                 self.entries.append((earlier, done, own))
