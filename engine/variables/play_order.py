@@ -169,7 +169,16 @@ class PlayOrder:
         when it was included): ansible adds each to the play's roles when it is included (their
         names, and their defaults and vars where they are public). The second: those an include
         with a ``when`` brings in (by id), which only the run knows; the third: the include_role
-        task that brought each in (by the role's id), when it loops (each item includes it again)."""
+        task that brought each in (by the role's id), when it loops (each item includes it again).
+        Kept per task and run until an include adds tasks (each new scope of a task asked it again,
+        a pass over the tasks before it). Not to be changed by the caller."""
+        if task is None:
+            return self._included_before(None, occurrence)
+        return self.per_task(("included before", occurrence), task,  # type: ignore[no-any-return]
+                             lambda: self._included_before(task, occurrence))
+
+    def _included_before(self, task: Task | None, occurrence: int
+                         ) -> tuple[list[RoleInstance], frozenset[int], dict[int, Task]]:
         found: dict[int, RoleInstance] = {}
         conditional: set[int] = set()
         looped: dict[int, Task] = {}

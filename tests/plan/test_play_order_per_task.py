@@ -88,3 +88,41 @@ def test_once_per_setter_and_same_plan(tmp_path: Path, monkeypatch: pytest.Monke
         each_time.setattr(play_order.PlayOrder, "per_task", lambda self, what, task, compute: compute())
         assert planned_by_play(tmp_path) == kept
     assert len(asked) > 100 * once  # at every step of every walk on every host
+
+
+ROLES_PLAYBOOK = """
+- name: roles
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: base
+      ansible.builtin.include_role: {name: base, public: true}
+      when: weight | int > 0
+    - name: each app
+      ansible.builtin.include_role: {name: app, public: true}
+      loop: [a, b]
+    - {name: after, ansible.builtin.debug: {msg: "{{ base_port }}"}, when: app_name is defined and base_port > 80}
+"""
+
+
+def test_roles_included_before_kept_per_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The roles include_role tasks brought in before a task (``PlayOrder.included_before``: their
+    defaults and vars, whether a ``when`` or a loop brought them) are kept per task and run until an
+    include adds tasks: the plan is the one with them worked out at every scope."""
+    _fleet(tmp_path)
+    for role, defaults, tasks in (("base", "base_port: 8080\n", "- {name: base task, ansible.builtin.debug: {}}\n"),
+                                  ("app", "app_name: x\n",
+                                   "- {name: app task, ansible.builtin.set_fact: {seen_app: '{{ item }}'}}\n")):
+        (tmp_path / "roles" / role / "defaults").mkdir(parents=True)
+        (tmp_path / "roles" / role / "defaults" / "main.yml").write_text(defaults)
+        (tmp_path / "roles" / role / "tasks").mkdir()
+        (tmp_path / "roles" / role / "tasks" / "main.yml").write_text(tasks)
+    (tmp_path / "site.yml").write_text(ROLES_PLAYBOOK)
+    monkeypatch.chdir(tmp_path)
+    kept = planned_by_play(tmp_path)
+    # (as ansible-playbook: the web hosts read base's default, the db hosts stop at base's `when`)
+    assert {host[0]: outcome for _, _, rows in kept for task, host, outcome, _ in rows if task == "after"} == \
+        {"w": "runs", "d": "skipped"}
+    with monkeypatch.context() as each_time:
+        each_time.setattr(play_order.PlayOrder, "per_task", lambda self, what, task, compute: compute())
+        assert planned_by_play(tmp_path) == kept
