@@ -1,7 +1,10 @@
 """A task whose outcome reads the host's name beside other names (``hostname: name: "{{
 inventory_hostname }}"`` when ``set_name | default(true)``): the hosts alike in the other names take
 the first host's reading with their own name (engine.flow.shared_outcomes), also when a host after
-the first is the first to read the name. The plan is the one with each host read on its own."""
+the first is the first to read the name; a condition of it that reads none of the host's own values
+takes the first host's value (engine.flow.rebound.name_free), one whose values are templates reading
+the name, or that reads a lookup, is evaluated on each host. The plan is the one with each host read
+on its own."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from typing import Any
 import pytest
 from plan_cases import planned_rows
 
-from engine.flow import shared_outcomes
+from engine.flow import host_outcome, shared_outcomes
 
 PLAYBOOK = """
 - name: named
@@ -63,10 +66,24 @@ def _named(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return given
 
 
+def _evaluated(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """The (task, condition) of each condition evaluated on a reading rebound by name."""
+    found: list[tuple[str, str]] = []
+    original = host_outcome._HostTask._evaluated
+
+    def evaluated(self: Any, condition: Any, item: Any) -> Any:
+        if self._named_first is not None:
+            found.append((self.task.name, str(condition)))
+        return original(self, condition, item)
+
+    monkeypatch.setattr(host_outcome._HostTask, "_evaluated", evaluated)
+    return found
+
+
 def test_hosts_read_by_name_take_the_first_hosts_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
-    named = _named(monkeypatch)
+    named, evaluated = _named(monkeypatch), _evaluated(monkeypatch)
     shared = planned_rows(tmp_path)
     rebound = list(named)
     monkeypatch.setattr(shared_outcomes, "NAMED_CLASSES", False)
@@ -84,3 +101,9 @@ def test_hosts_read_by_name_take_the_first_hosts_reading(tmp_path: Path, monkeyp
     # the first db host reads the name beside `set_name`, the web hosts before it did not: the db
     # hosts after it are given its reading
     assert rebound.count("set the host's name") >= 6
+    # they take its value of `set_name | default(true)`; `odd` (a template reading the name) and the
+    # lookup are evaluated on each host the first host's reading is given
+    assert not [condition for task, condition in evaluated if task == "set the host's name"]
+    assert evaluated.count(("by a flag whose value reads the name", "odd")) >= 8
+    assert evaluated.count(("by a template file that reads the name",
+                            "lookup('template', 'flag.j2') | trim == 'yes'")) >= 8
