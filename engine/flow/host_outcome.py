@@ -8,9 +8,8 @@ play in order around it; the task hover asks it for one task.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from contextlib import nullcontext
-from dataclasses import replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -29,13 +28,12 @@ from engine.flow.loops import loop_of
 from engine.flow.outcome_log import asked
 from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
 from engine.flow.play_host_order import run_order_unknown
-from engine.flow.rebound import IDENTITY, Identities, identity, name_free
+from engine.flow.rebound import IDENTITY, Identities, identity, name_free, renamed_values
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import ONCE_PER_BATCH, check_mode, run_once_hosts
 from engine.flow.shared_outcomes import (
     _HOST_IDENTITY,
     _SAME_ON_EVERY_HOST,
-    _ReadsMore,
     _SharedOutcomes,
 )
 from engine.loading import keywords as kw
@@ -475,34 +473,6 @@ class _HostTask(HostNeeds):
                 at = f", {os.path.relpath(winner.path)}" if winner.path else ""
                 shown.append(f"{name} = {resolved.value!r} ({winner.label}{at})")
         return ": " + ", ".join(shown) if shown else ""
-
-
-def renamed_values(resolved: dict[str, Any], templar_of: Callable[[], Any]) -> dict[str, Any]:
-    """The variables of one host's reading as another host's with the same values for them but its
-    own name (``templar_of``: that host's templar, made when a value is a template): each value that
-    is a template rendered again with it. Raises _ReadsMore when one does not render as plainly as
-    the first host's did (the other host is read on its own)."""
-    from engine.templating.templar import TemplateFailure
-    from engine.values import unknown_as_shown
-
-    renamed, templar = dict(resolved), None
-    for name, found in resolved.items():
-        if found.per_item is not None and (found.template is not None or
-                                           any(item.template is not None for item in found.per_item)):
-            raise _ReadsMore
-        if found.template is None:
-            continue
-        if found.unknown is not None:
-            raise _ReadsMore
-        templar = templar_of() if templar is None else templar
-        try:
-            value = templar.template(found.template)
-        except (TemplateFailure, RecursionError):
-            raise _ReadsMore from None
-        if unknown_as_shown(value) is not None:
-            raise _ReadsMore
-        renamed[name] = replace(found, value=value)
-    return renamed
 
 
 def include_args_need(plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> str | None:

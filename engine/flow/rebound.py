@@ -7,6 +7,8 @@ one letter per host, not once per host (:meth:`~engine.templating.templar.Templa
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -99,3 +101,32 @@ def name_free(first: HostNeeds, condition: str) -> bool:
             resolved.template is None and resolved.per_item is None and
             (not resolved.magic or name in _SAME_ON_EVERY_HOST) for name in names)
     return found
+
+
+def renamed_values(resolved: dict[str, Any], templar_of: Callable[[], Any]) -> dict[str, Any]:
+    """The variables of one host's reading as another host's with the same values for them but its
+    own name (``templar_of``: that host's templar, made when a value is a template): each value that
+    is a template rendered again with it. Raises _ReadsMore when one does not render as plainly as
+    the first host's did (the other host is read on its own)."""
+    from engine.flow.shared_outcomes import _ReadsMore
+    from engine.templating.templar import TemplateFailure
+    from engine.values import unknown_as_shown
+
+    renamed, templar = dict(resolved), None
+    for name, found in resolved.items():
+        if found.per_item is not None and (found.template is not None or
+                                           any(item.template is not None for item in found.per_item)):
+            raise _ReadsMore
+        if found.template is None:
+            continue
+        if found.unknown is not None:
+            raise _ReadsMore
+        templar = templar_of() if templar is None else templar
+        try:
+            value = templar.template(found.template)
+        except (TemplateFailure, RecursionError):
+            raise _ReadsMore from None
+        if unknown_as_shown(value) is not None:
+            raise _ReadsMore
+        renamed[name] = replace(found, value=value)
+    return renamed
