@@ -76,6 +76,12 @@ class HostNeeds:
         """Whether the loop's items read nothing of the host's identity: a rebound reading's are the same."""
         self._identities: Identities | None = None
         """A rebound reading's: the task's hosts, whose conditions it renders at once (engine.flow.rebound)."""
+        self._conditions_read: dict[str, Any] = {}
+        """Each condition's value without an item, as read (what a reading rebound by name may take of it)."""
+        self._name_free: dict[str, bool] = {}
+        """By condition: whether a reading rebound by name takes its value here (engine.flow.rebound.name_free)."""
+        self._named_first: HostNeeds | None = None
+        """A reading rebound by name (with the names read): the first host's reading."""
 
     def _task_variables(self, names: list[str]) -> TaskVariables:
         from engine.variables.report import layers_at

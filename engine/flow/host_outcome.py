@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from contextlib import nullcontext
-from dataclasses import replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -29,13 +28,12 @@ from engine.flow.loops import loop_of
 from engine.flow.outcome_log import asked
 from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
 from engine.flow.play_host_order import run_order_unknown
-from engine.flow.rebound import IDENTITY, Identities, identity
+from engine.flow.rebound import IDENTITY, Identities, identity, name_free, renamed_values
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import ONCE_PER_BATCH, check_mode, run_once_hosts
 from engine.flow.shared_outcomes import (
     _HOST_IDENTITY,
     _SAME_ON_EVERY_HOST,
-    _ReadsMore,
     _SharedOutcomes,
 )
 from engine.loading import keywords as kw
@@ -333,7 +331,18 @@ class _HostTask(HostNeeds):
         return None if unknown else True
 
     def _condition(self, condition: Any, item: Mapping[str, Any]) -> Any:
-        """True, False, :class:`Unknown`, or an :class:`OperandFailure` ansible would stop on."""
+        """True, False, :class:`Unknown`, or an :class:`OperandFailure` ansible would stop on; on a
+        reading rebound by name, the first host's value where that is this host's (engine.flow.rebound)."""
+        if item or not isinstance(condition, str) or self._include_item is not None or recording():
+            return self._evaluated(condition, item)
+        first = self._named_first
+        if first is not None and condition in first._conditions_read and name_free(first, condition):
+            return first._conditions_read[condition]
+        found = self._conditions_read[condition] = self._evaluated(condition, item)
+        return found
+
+    def _evaluated(self, condition: Any, item: Mapping[str, Any]) -> Any:
+        """:meth:`_condition`, evaluated on this host."""
         from engine.templating.templar import TemplateFailure, conditional_expression
 
         if isinstance(condition, bool):
@@ -418,7 +427,9 @@ class _HostTask(HostNeeds):
         if names is not None:  # the first host's cached facts (the same on both) and the other's name
             other._overrides = {**self._overrides, **identity(self.plan, self.play_plan, host, self.task)}
             other._allowed = names | _HOST_IDENTITY | _SAME_ON_EVERY_HOST
-            other._resolved, other._unknown = renamed_values(self._resolved, other._templar({})), dict(self._unknown)
+            other._resolved = renamed_values(self._resolved, lambda: other._templar({}))
+            other._unknown = dict(self._unknown)
+            other._named_first = self
         elif identities is None:
             other._overrides = identity(self.plan, self.play_plan, host, self.task)
         else:
@@ -462,33 +473,6 @@ class _HostTask(HostNeeds):
                 at = f", {os.path.relpath(winner.path)}" if winner.path else ""
                 shown.append(f"{name} = {resolved.value!r} ({winner.label}{at})")
         return ": " + ", ".join(shown) if shown else ""
-
-
-def renamed_values(resolved: dict[str, Any], templar: Any) -> dict[str, Any]:
-    """The variables of one host's reading as another host's with the same values for them but its
-    own name (``templar``: that host's): each value that is a template rendered again with it.
-    Raises _ReadsMore when one does not render as plainly as the first host's did (the other host
-    is read on its own)."""
-    from engine.templating.templar import TemplateFailure
-    from engine.values import unknown_as_shown
-
-    renamed = dict(resolved)
-    for name, found in resolved.items():
-        if found.per_item is not None and (found.template is not None or
-                                           any(item.template is not None for item in found.per_item)):
-            raise _ReadsMore
-        if found.template is None:
-            continue
-        if found.unknown is not None:
-            raise _ReadsMore
-        try:
-            value = templar.template(found.template)
-        except (TemplateFailure, RecursionError):
-            raise _ReadsMore from None
-        if unknown_as_shown(value) is not None:
-            raise _ReadsMore
-        renamed[name] = replace(found, value=value)
-    return renamed
 
 
 def include_args_need(plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> str | None:

@@ -147,6 +147,8 @@ class _SharedOutcomes:
             self.shared = self.widened <= _WIDENINGS
             if self.shared:
                 self._read_names(reading)
+                if not self.shared:  # the host's name among them: as when the first reading read it
+                    self._by_name(reading, host)
             keys = self._keys(host) if self.shared else None
         if keys is not None:
             self.known[keys[0]] = outcome
