@@ -64,3 +64,22 @@ def test_each_task_sees_its_batch_from_one_set_of_lists(tmp_path: Path, monkeypa
     templar_at(plan, play_plan, play_plan.hosts[1], first).template("{{ ansible_play_batch.append('x') }}")
     assert shared == ["a", "b"]
     assert templar_at(plan, play_plan, play_plan.hosts[1], second).template("{{ ansible_play_batch }}") == ["a", "b"]
+
+
+def test_the_hosts_removed_are_taken_out_once_per_shared_list() -> None:
+    """A task's hosts read a batch list in two objects (the first host's own copy, the one the
+    others share), and every task of the play the same two: each is answered from its object
+    after the first reading, whichever was asked last, with what its items give."""
+    from engine.flow.removed_hosts import RemovedHosts
+
+    hosts = [f"h{n:03d}" for n in range(20)]
+    batches = (tuple(hosts[:10]), tuple(hosts[10:]))
+    removed = RemovedHosts(frozenset({"h001"}), frozenset(), batches)
+    own, shared = list(batches[0]), list(batches[0])
+    first = removed.value("ansible_play_batch", own, "h000")
+    assert removed.value("ansible_play_batch", shared, "h002") == first
+    for _task in range(3):
+        assert removed.value("ansible_play_batch", own, "h000") is first
+        assert removed.value("ansible_play_batch", shared, "h003") == first
+    assert first == ([host for host in batches[0] if host != "h001"], None)
+    assert removed.value("ansible_play_batch", list(batches[1]), "h012")[0] == list(batches[1])
