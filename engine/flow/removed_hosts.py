@@ -10,6 +10,7 @@ from functools import cached_property
 from typing import Any
 
 PLAY_LISTS = frozenset({"ansible_play_hosts", "ansible_play_batch", "play_hosts"})
+_LAST_KEPT = 64
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,11 @@ class RemovedHosts:
     same list, so each is made once per batch, not once per host (thousands of hosts, each list as
     long); a task's values make their lists anew, so one made for an earlier task with the same
     items (the hosts removed being the same while this object is) is that task's too."""
-    _last: dict[tuple[str, int], tuple[Any, tuple[Any, str | None]]] = field(
+    _last: dict[tuple[str, int, int], tuple[Any, tuple[Any, str | None]]] = field(
         default_factory=dict, init=False, compare=False, repr=False)
-    """The last list object given per list and batch, with its answer (the hosts of one task ask
-    with one list object): no key made of its items."""
+    """The list objects given lately per list and batch (by id, each kept with its answer): no key
+    made of its items. The hosts of a task ask with one or two list objects, which the play's tasks
+    share (engine.variables.play_context.PlayLists)."""
 
     def value(self, name: str, value: Any, host: str) -> tuple[Any, str | None]:
         """The list ``name`` holds on ``host`` now (its static ``value`` less the removed hosts),
@@ -44,7 +46,7 @@ class RemovedHosts:
                                                  self.settled is None):
             return value, None  # nothing removed: the list itself (:meth:`_value`)
         batch = self._batch_of.get(host, -1)
-        last = self._last.get((name, batch))
+        last = self._last.get((name, batch, id(value)))
         if last is not None and last[0] is value:
             return last[1]
         # its items decide the answer (host names: equal ones are alike), and its type what the caller makes of it
@@ -54,7 +56,9 @@ class RemovedHosts:
             made = self._made[key] = (value, self._value(name, value, host))
         less, reason = made[1]
         found = (value if less is made[0] else less, reason)  # an unchanged list: the one asked with
-        self._last[(name, batch)] = (value, found)
+        if len(self._last) >= _LAST_KEPT:  # lists made for one reading (a run-ordered one) come and go
+            self._last.clear()
+        self._last[(name, batch, id(value))] = (value, found)
         return found
 
     @cached_property

@@ -154,21 +154,25 @@ class VariableManager:
                                  bounded=False)
         return fold(layers, self.inventory.data.merge_hashes) | magic
 
-    def magic_vars(self, context: PlayContext, host: Host, task: Task | None) -> dict[str, Any]:
+    def magic_vars(self, context: PlayContext, host: Host, task: Task | None,
+                   lists: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+        """The magic variables of ``task`` on ``host``; ``lists``: the play's host lists
+        (:meth:`PlayContext.magic_lists`) where the caller keeps them for several tasks."""
         play = context.play
         role = task.role if task is not None else None
         data = self.inventory.data
-        batch = context.batch_left()  # (two lists: a template may change one)
+        if lists is None:
+            lists = context.magic_lists()
         magic: dict[str, Any] = {
             "inventory_hostname": host.name,
             "inventory_hostname_short": host.get_magic_vars()["inventory_hostname_short"],
             "group_names": host.get_magic_vars()["group_names"],
             "groups": data.get_groups_dict(),
             "hostvars": HostVars(self, context),
-            "play_hosts": batch,
-            "ansible_play_hosts": list(context.hosts_left),
-            "ansible_play_batch": list(batch),
-            "ansible_play_hosts_all": list(context.hosts_all),
+            "play_hosts": lists["play_hosts"],
+            "ansible_play_hosts": lists["ansible_play_hosts"],
+            "ansible_play_batch": lists["ansible_play_batch"],
+            "ansible_play_hosts_all": lists["ansible_play_hosts_all"],
             "ansible_play_name": play.name,
             **role_name_variables(context.roles, context.conditional, context.repeats),
             "playbook_dir": os.path.abspath(play.basedir),

@@ -33,12 +33,55 @@ class PlayContext:
         """Roles of ``roles`` an include brings in only if its ``when`` holds (by id): not named
         among the play's roles, which a run knows and a report before it cannot."""
 
+    def magic_lists(self) -> dict[str, list[str]]:
+        """The play's host lists the magic variables hold, each a list of its own (two batch lists:
+        ``play_hosts`` and ``ansible_play_batch``)."""
+        batch = self.batch_left()
+        return {"play_hosts": batch, "ansible_play_hosts": list(self.hosts_left), "ansible_play_batch": list(batch),
+                "ansible_play_hosts_all": list(self.hosts_all)}
+
     def batch_left(self) -> list[str]:
         """``ansible_play_batch``: the batch's hosts still running."""
         if self.batch is None:
             return list(self.hosts_left)
         running = set(self.hosts_left)  # a batch may hold thousands of hosts; it keeps the play's order
         return [h for h in self.batch if h in running]
+
+
+class PlayLists:
+    """The host lists of a play's magic variables (``ansible_play_hosts(_all)``, each ``serial``
+    batch's ``ansible_play_batch``), built once for every task of the play that sees the same
+    hosts: a fleet's thousands of names, not copied at each task. No template changes them in
+    place (:func:`engine.templating.lazy_variables.own_copies` gives one that would its own copies),
+    so one object serves every task and host."""
+
+    def __init__(self, hosts_all: list[str], batches: list[list[str]]) -> None:
+        self.hosts_all = hosts_all
+        self.hosts_left = list(hosts_all)
+        """The context's hosts still running (all of them, before the run)."""
+        self._batches = batches
+        self._left: list[list[str]] | None = None
+        self._magic: dict[int | None, dict[str, list[str]]] = {}
+
+    def left(self, at: int | None) -> list[str]:
+        """The hosts of batch ``at`` still running, in the batch's order (None: of the play)."""
+        if at is None:
+            return self.hosts_left
+        if self._left is None:
+            running = set(self.hosts_left)
+            self._left = [[h for h in batch if h in running] for batch in self._batches]
+        return self._left[at]
+
+    def magic(self, at: int | None) -> dict[str, list[str]]:
+        """The lists :meth:`PlayContext.magic_lists` gives with batch ``at`` (None: no batch), as
+        many list objects as it makes."""
+        found = self._magic.get(at)
+        if found is None:
+            batch = list(self.left(at))
+            found = self._magic[at] = {"play_hosts": batch, "ansible_play_hosts": list(self.hosts_left),
+                                       "ansible_play_batch": list(batch),
+                                       "ansible_play_hosts_all": list(self.hosts_all)}
+        return found
 
 
 def role_lineage(role: RoleInstance | None) -> list[RoleInstance]:

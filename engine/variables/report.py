@@ -27,7 +27,7 @@ from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered
 from engine.values import frozen as frozen  # re-exported: the API of this module
 from engine.variables.include_item_order import kept_item_keys, kept_item_order
-from engine.variables.play_context import connection_layer
+from engine.variables.play_context import PlayLists, connection_layer
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -76,20 +76,20 @@ class _Scope:
     batch_of: dict[str, int] = field(default_factory=dict)
     """Each host's batch (the first holding it), by name: the play's, found once for its scopes."""
 
-    _left: list[list[str]] | None = None
-    """The hosts left in each batch: computed once per batch (a plan asks every host)."""
+    lists: PlayLists | None = None
+    """The play's host lists, built once for the scopes of its tasks (a plan asks every host)."""
 
     def magic_for(self, host: Host, task: Task | None) -> dict[str, Any]:
-        if self._left is None:
-            running = set(self.context.hosts_left)  # the batch keeps the play's order
-            self._left = [[h for h in batch if h in running] for batch in self.batches]
+        if self.lists is None:
+            self.lists = PlayLists(self.context.hosts_all, self.batches)
+        lists = self.lists
         at = self.batch_of.get(host.name)
         if self.magic is None:
             self.context.batch = self.batches[at] if at is not None else None
-            self.magic = self.manager.magic_vars(self.context, host, task)
+            self.magic = self.manager.magic_vars(self.context, host, task, lists.magic(at))
             return self.magic
         own = host.get_magic_vars()
-        in_batch = self._left[at] if at is not None else self.context.hosts_left
+        in_batch = lists.left(at)
         return {**self.magic, "inventory_hostname": host.name,
                 "inventory_hostname_short": own["inventory_hostname_short"], "group_names": own["group_names"],
                 "play_hosts": in_batch, "ansible_play_batch": in_batch}  # one list: templates cannot change it
@@ -222,13 +222,13 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     order = play_order(play)
     hosts, batches, batch_of = _play_hosts(play_plan)
     included, conditional, looped = order.included_before(task, occurrence)
-    in_inventory = play_plan.hosts_all or list(hosts)  # ansible_play_hosts(_all) are not in the play's order
-    context = PlayContext(play, in_inventory, list(in_inventory), [*order.roles, *included], conditional=conditional,
+    lists = _play_lists(play_plan, hosts, batches)
+    context = PlayContext(play, lists.hosts_all, lists.hosts_left, [*order.roles, *included], conditional=conditional,
                           repeats=_include_repeats(plan, play_plan, looped))
     runtime = [earlier_tasks_place()]  # filled in per host (engine.variables.host_runtime)
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
-    scope = _Scope(manager, context, below, above, batches=batches, batch_of=batch_of)
+    scope = _Scope(manager, context, below, above, batches=batches, batch_of=batch_of, lists=lists)
     for old in [old for old, (then, _, _) in scopes.items() if then != now]:
         del scopes[old]  # the files changed since: each holds an inventory and layers read from files
     scopes[key] = (now, inventory, scope)
@@ -248,6 +248,17 @@ def _play_hosts(play_plan: PlayPlan) -> tuple[list[str], list[list[str]], dict[s
             batch_of.update((name, at) for name in batch if name not in batch_of)
         kept = play_plan.__dict__["scope hosts"] = (play_plan.hosts, len(play_plan.hosts), hosts, batches, batch_of)
     return kept[2], kept[3], kept[4]
+
+
+def _play_lists(play_plan: PlayPlan, hosts: list[str], batches: list[list[str]]) -> PlayLists:
+    """The play's host lists for every task's scope: once per list of its hosts in the inventory's
+    order (``ansible_play_hosts(_all)``, not in the play's; an add_host replaces it) and batches."""
+    in_inventory = play_plan.hosts_all or hosts
+    kept = play_plan.__dict__.get("scope lists")
+    if kept is None or kept[0] is not in_inventory or kept[1] != len(in_inventory) or kept[2] is not batches:
+        lists = PlayLists(play_plan.hosts_all or list(hosts), batches)  # (not the play's order's list itself)
+        kept = play_plan.__dict__["scope lists"] = (in_inventory, len(in_inventory), batches, lists)
+    return kept[3]  # type: ignore[no-any-return]
 
 
 def _include_repeats(plan: Plan, play_plan: PlayPlan, looped: Mapping[int, Task]) -> dict[int, int]:
