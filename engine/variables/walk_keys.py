@@ -103,6 +103,8 @@ def _numbers_at(every: list[PlayPlan], tables: list[dict[str, int]], pairs: _Num
 
     if count == 0:
         return [-1] * len(names)
+    if len(names) == 1:
+        return [_number_at(every, tables, pairs, count, names[0])]
     while len(tables) <= count:
         tables.append({})
     table = tables[count]
@@ -114,3 +116,22 @@ def _numbers_at(every: list[PlayPlan], tables: list[dict[str, int]], pairs: _Num
         table.update(zip(missing, map(pairs.__getitem__, steps), strict=True))  # (a new step numbered as it comes)
         found = list(map(table.__getitem__, names))
     return found  # type: ignore[return-value]
+
+
+def _number_at(every: list[PlayPlan], tables: list[dict[str, int]], pairs: _Numbers, count: int, name: str) -> int:
+    """:func:`_numbers_at` of one host, by a loop down to the last count it is numbered at and back up
+    (a host asked alone: a call per play there, each listing one name), numbering the counts on the
+    way up in the same order."""
+    from engine.variables.setters import host_names
+
+    while len(tables) <= count:
+        tables.append({})
+    at, number = count, None
+    while at > 0 and (number := tables[at].get(name)) is None:
+        at -= 1
+    if at == 0:
+        number = -1
+    while at < count:
+        at += 1
+        number = tables[at][name] = pairs[(at, number, name in host_names(every[at - 1]))]
+    return number  # type: ignore[return-value]

@@ -44,6 +44,30 @@ def test_hosts_in_the_same_plays_so_far_have_one_number() -> None:
             assert not set(numbers.values()) & set(_numbers_at(every, tables, pairs, count - 1, names))
 
 
+
+def test_hosts_asked_one_by_one_are_numbered_as_asked_together() -> None:
+    """A host asked alone (one name: a loop down the counts and back up) is given the numbers, and
+    numbers the pairs on the way in the same order, as when its list is asked."""
+    shuffle = random.Random(11)
+    names = [f"h{n}" for n in range(30)]
+    every = _plays([{name for name in names if shuffle.random() < 0.5} for _ in range(8)])
+    asks = [(shuffle.randrange(9), shuffle.sample(names, shuffle.choice((1, 1, 1, 4)))) for _ in range(60)]
+    alone: tuple[list[dict[str, int]], _Numbers] = ([{}], _Numbers())
+    listed: tuple[list[dict[str, int]], _Numbers] = ([{}], _Numbers())
+    for count, some in asks:
+        by_one = [number for name in some for number in _numbers_at(every, *alone, count, [name])] \
+            if len(some) == 1 else _numbers_at(every, *alone, count, some)
+        assert by_one == _numbers_at_listed(every, *listed, count, some)
+    assert alone[1] == listed[1] and alone[0] == listed[0]
+
+
+def _numbers_at_listed(every: list[SimpleNamespace], tables: list[dict[str, int]], pairs: _Numbers, count: int,
+                       names: list[str]) -> list[int]:
+    """:func:`_numbers_at` as a list of one name is asked through the list path (the name twice)."""
+    return _numbers_at(every, tables, pairs, count, [*names, *names])[: len(names)] if len(names) == 1 \
+        else _numbers_at(every, tables, pairs, count, names)
+
+
 PLAYBOOK = """
 - name: rescued
   hosts: web
