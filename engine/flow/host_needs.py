@@ -108,6 +108,7 @@ class HostNeeds:
         if key in self._needs_of:
             return self._needs_of[key]
         names = names_read(text, expression=True)
+        self._touch_unnamed(text, True)
         found = "an expression playbook-ls cannot read" if names is None else \
             self._needs_names([name for name in names if name not in item])
         self._needs_of[key] = found
@@ -135,7 +136,18 @@ class HostNeeds:
             if found is None:
                 return "a template playbook-ls cannot read"
             names |= found
+            self._touch_unnamed(text, False)
         return self._needs_names([name for name in names if name not in item])
+
+    def _touch_unnamed(self, text: str, expression: bool) -> None:
+        """Where ``text`` reads variables it does not name (a ``lookup('template', ...)``), the reading
+        read the host's own variables, as through ``vars``: no other host's reading is its answer."""
+        from engine.templating.variable_uses import reads_unnamed
+
+        if reads_unnamed(text, expression):
+            if self._rebound:
+                raise _ReadsMore  # (never kept for another host: see _SharedOutcomes)
+            self.touched.add("vars")
 
     def _needs_names(self, names: list[str]) -> str | None:
         if self._rebound and not set(names) <= self._allowed:
