@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
-from typing import Any
 
 from engine.booleans import boolean
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import configparser
+    from typing import Any
 
 
 REJECT_EXTS = (".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst")

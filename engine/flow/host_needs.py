@@ -79,7 +79,7 @@ class HostNeeds:
         self._conditions_read: dict[str, Any] = {}
         """Each condition's value without an item, as read (what a reading rebound by name may take of it)."""
         self._name_free: dict[str, bool] = {}
-        """By condition: whether a reading rebound by name takes its value here (engine.flow.rebound.name_free)."""
+        """By condition: whether a reading rebound by name takes its value (engine.flow.named_readings.name_free)."""
         self._named_first: HostNeeds | None = None
         """A reading rebound by name (with the names read): the first host's reading."""
 

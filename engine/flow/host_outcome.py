@@ -25,10 +25,11 @@ from engine.flow.host_reading import (
 )
 from engine.flow.include_items import per_include_item
 from engine.flow.loops import loop_of
+from engine.flow.named_readings import name_free, renamed_values
 from engine.flow.outcome_log import asked
 from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
 from engine.flow.play_host_order import run_order_unknown
-from engine.flow.rebound import IDENTITY, Identities, identity, name_free, renamed_values
+from engine.flow.rebound import IDENTITY, Identities, identity
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import ONCE_PER_BATCH, check_mode, run_once_hosts
 from engine.flow.shared_outcomes import (
