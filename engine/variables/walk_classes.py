@@ -174,9 +174,11 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
 
 
 def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> frozenset[str] | None:
+    from engine.variables import change_classes, setter_classes
     from engine.variables.host_runtime import followed_memo
 
     plan = follower.plan
+    shared = setter_classes.SHARING and change_classes.SHARING  # (else no setter is followed by class)
     wanted = names
     while True:
         steps = _steps(follower, play_plan, task, wanted)
@@ -188,9 +190,16 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
             if memo.get(("uniform", id(done))) is True:
                 continue  # the same effects on every host: it reads nothing of one
             kept = memo.get(classes_key)
-            if kept is None and follower.order_of(earlier.play).loaded_on.get(id(done)) is not None:
-                # a per-host include's setter no host walked yet: the hosts loading it are told apart
-                # from the others by what they loaded (_decided), and read it once one of them walked it
+            if kept is None and (shared and not memo.get(("followed unshared", id(done))) or
+                                 follower.order_of(earlier.play).loaded_on.get(id(done)) is not None):
+                # a setter no host walked yet (one a per-host include loads, or one the hosts walked so far
+                # never reached: not in its play, left out by an include or a block): it reads nothing of
+                # them so far. A host reaching it is told apart from those that do not by its key (its
+                # plays, what it loaded, _decided), and follows it by class (a step here is shared by
+                # class: _steps), so its classes read it once one host walked it; the caller asks again
+                # after walking the classes' first hosts (engine.flow.host_classes.by_class). Not one
+                # followed on a host without classes (for a plan not sharing them: what it gave the host
+                # is kept for the plans after, which then ask no classes of it)
                 continue
             if kept is None or kept[0] is not plan or not kept[1].usable:
                 return None
