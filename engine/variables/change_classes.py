@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.templating.read_names import READS_ALL
+from engine.variables import class_changes
 from engine.variables import host_answers as answers
 
 if TYPE_CHECKING:
@@ -30,9 +31,9 @@ if TYPE_CHECKING:
 
 SHARING = True
 """Whether hosts are taken class by class (tests compare the plan with and without)."""
-CHANGES = [0]
-"""Bumped whenever a task's classes are made, read more names or stop being usable: what is worked
-out from every setter's classes (engine.variables.walk_classes) is kept until then."""
+# bumped whenever a task's classes are made, read more names or stop being usable: what is worked
+# out from every setter's classes (engine.variables.walk_classes) is kept until then
+CHANGES = class_changes.CHANGES
 
 _IDENTITY = answers.NAME
 # (engine.variables.host_answers: less the name and groups, which the key tells, and the inventory

@@ -28,6 +28,7 @@ from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.templating.read_names import names_recorded
 from engine.variables.accumulating import accumulates as _accumulates
+from engine.variables.class_changes import followed_unshared
 from engine.variables.earlier_walk import ItemMajor, earlier_plays, file_loop, own_play
 from engine.variables.failed_hosts import as_written as _as_written
 from engine.variables.failed_hosts import planned_alone, ran_unless_out
@@ -497,8 +498,8 @@ class Follower(BlockFailures):
             try:
                 # hosts sharing a setter's effects by class (engine.variables.setter_classes)
                 share = None if uniform else getattr(self.plan, "share_setters", None)
-                if share is None and not uniform and ("followed unshared", id(task)) not in memo:
-                    _followed_unshared(memo, task)
+                if share is None and not uniform:
+                    followed_unshared(memo, task)
                 found = self._follow(play_plan, host, task, outer, occurrence) if share is None else \
                     share(self.plan, play_plan, memo, host, task, outer, occurrence,
                           partial(self._follow, play_plan, host, task, outer, occurrence))
@@ -605,16 +606,6 @@ def _layers_of(play_plan: PlayPlan, walk: tuple[str, frozenset[str] | None],
 def _delegates_facts(task: Task) -> bool:
     data = task.data if isinstance(task.data, Mapping) else {}
     return bool(data.get("delegate_facts"))
-
-
-def _followed_unshared(memo: dict[Any, Any], task: Task) -> None:
-    """Mark ``task`` as followed on a host without classes of its hosts (a plan not sharing them):
-    what it gave the host is kept for the plans after too, which then make no classes of it, so its
-    classes say nothing of what it reads (engine.variables.walk_classes)."""
-    from engine.variables.change_classes import CHANGES
-
-    memo[("followed unshared", id(task))] = True
-    CHANGES[0] += 1  # (what is worked out from every setter's classes is worked out again)
 
 
 def followed_memo(play_plan: PlayPlan) -> dict[Any, Any]:

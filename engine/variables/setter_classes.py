@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.class_changes import followed_unshared
+
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
@@ -49,6 +51,7 @@ def shared_effects(plan: Plan, play_plan: PlayPlan, memo: dict[Any, Any], host: 
     what it gave the first host of ``host``'s class."""
     data = task.data if isinstance(task.data, Mapping) else {}
     if not SHARING or outer or occurrence or task.handler or data.get("delegate_facts"):
+        followed_unshared(memo, task)
         return follow(None)
     return by_class(plan, play_plan, memo, _classes_key(plan, task), host, task, follow)
 

@@ -174,11 +174,10 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
 
 
 def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> frozenset[str] | None:
-    from engine.variables import change_classes, setter_classes
+    from engine.variables.class_changes import followed_without_classes
     from engine.variables.host_runtime import followed_memo
 
     plan = follower.plan
-    shared = setter_classes.SHARING and change_classes.SHARING  # (else no setter is followed by class)
     wanted = names
     while True:
         steps = _steps(follower, play_plan, task, wanted)
@@ -190,7 +189,7 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
             if memo.get(("uniform", id(done))) is True:
                 continue  # the same effects on every host: it reads nothing of one
             kept = memo.get(classes_key)
-            if kept is None and (shared and not memo.get(("followed unshared", id(done))) or
+            if kept is None and (not followed_without_classes(memo, done) or
                                  follower.order_of(earlier.play).loaded_on.get(id(done)) is not None):
                 # a setter no host walked yet (one a per-host include loads, or one the hosts walked so far
                 # never reached: not in its play, left out by an include or a block): it reads nothing of
