@@ -81,7 +81,7 @@ def note_template(text: str, parse: Callable[[str], Any], named_reads: bool = Fa
             tree = parse(text)
             # every name read, a loop's or a {% set %}'s included: more than it depends on is safe
             names = frozenset(node.name for node in tree.find_all(nodes.Name) if node.ctx == "load")
-            if names & LOOKUP_CALLS and _terms_only_lookups(tree, NAMING_LOOKUPS if named_reads else frozenset()):
+            if names & LOOKUP_CALLS and terms_only_lookups(tree, NAMING_LOOKUPS if named_reads else frozenset()):
                 names -= LOOKUP_CALLS  # each call reads its arguments, whose names are among names
             if named_reads:
                 names -= {"vars"}  # noted name by name as the rendering reads them
@@ -121,7 +121,7 @@ class NamedReads(Mapping[str, "Any"]):
         return len(self._variables)
 
 
-def _terms_only_lookups(tree: Any, naming: frozenset[str] = frozenset()) -> bool:
+def terms_only_lookups(tree: Any, naming: frozenset[str] = frozenset()) -> bool:
     """Whether every ``lookup``/``query``/``q`` the parsed template names is a call of a lookup
     named by a constant among :data:`TERMS_ONLY_LOOKUPS` (``ansible.builtin.`` or not), or among
     ``naming`` (lookups that note the names they read themselves)."""

@@ -10,6 +10,7 @@ variables. Parsing runs nothing: the templates are only read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -50,24 +51,29 @@ def _names(text: str, expression: bool) -> tuple[frozenset[str], frozenset[str]]
         return None
 
 
+_LOOKUP_WORDS = re.compile(r"\b(?:lookup|query|q)\b")
+
+
 @lru_cache(maxsize=4096)
 def reads_unnamed(text: str, expression: bool) -> bool:
     """Whether a template (or, with ``expression``, a bare expression) reads variables it does not
-    name: a ``lookup``/``query`` of a plugin that reads them itself (a template file renders with all
-    the host's variables; ``vars`` takes a computed name), or of a plugin named by a computed value.
-    What it reads is then the host's own, as ``vars`` is (engine.variables.host_answers.BY_COMPUTED_NAME).
-    True when the text does not parse."""
-    from jinja2 import TemplateSyntaxError, nodes
+    name: a ``lookup``/``query`` of a plugin that may read any variable (not one of
+    engine.templating.read_names.TERMS_ONLY_LOOKUPS: a ``template`` file renders with all the host's
+    variables, ``vars`` takes a computed name), or of one named by a computed value. What it reads
+    is then the host's own, as ``vars`` is (engine.variables.host_answers.BY_COMPUTED_NAME). True
+    when it does not parse."""
+    from jinja2 import TemplateSyntaxError
 
+    from engine.templating.read_names import terms_only_lookups
     from engine.templating.templar import parsing_environment
 
-    if "lookup" not in text and "query" not in text and "q(" not in text:
+    if not _LOOKUP_WORDS.search(text):
         return False
     try:
         tree = parsing_environment().parse("{{ " + text + " }}" if expression else text)
     except (TemplateSyntaxError, ValueError, RecursionError):
         return True
-    return any(_reads_by_itself(call) for call in tree.find_all(nodes.Call))
+    return not terms_only_lookups(tree)
 
 
 def names_read(text: str, expression: bool) -> frozenset[str] | None:
@@ -97,23 +103,6 @@ def _analysed(tree: Any) -> tuple[frozenset[str], frozenset[str]]:
         if applied.name in GUARD_FILTERS and applied.node is not None:
             guarded |= {name.name for name in applied.node.find_all(nodes.Name)} | _bare(applied.node)
     return frozenset(read), frozenset(guarded)
-
-
-# the lookups that read the host's variables themselves (a template file renders with all of them)
-_VARIABLE_LOOKUPS = frozenset({"template", "vars", "varnames"})
-
-
-def _reads_by_itself(call: Any) -> bool:
-    """Whether ``call`` is a ``lookup``/``query`` of a plugin that reads variables the template does not
-    name (its names are in a template file, or computed), or of a plugin named by a computed value."""
-    from jinja2 import nodes
-
-    if not isinstance(call.node, nodes.Name) or call.node.name not in ("lookup", "query", "q"):
-        return False
-    if not call.args or not isinstance(call.args[0], nodes.Const) or not isinstance(call.args[0].value, str):
-        return True
-    plugin = call.args[0].value
-    return plugin.removeprefix("ansible.builtin.").removeprefix("ansible.legacy.") in _VARIABLE_LOOKUPS
 
 
 def _bare(node: Any) -> set[str]:

@@ -64,6 +64,8 @@ def test_a_reading_of_unnamed_variables_is_the_host_s_own(tmp_path: Path, monkey
     ("lookup('template', 'a.j2') == 'x'", True, True),
     ("query('ansible.builtin.varnames', '^a') | length", True, True),
     ("lookup(kind, 'a')", True, True),
+    ("lookup('community.general.dig', 'example.org')", True, True),
+    ("q('first_found', files) | first", True, False),
     ("lookup('file', 'a.txt') == 'x'", True, False),
     ("x == 1", True, False),
     ("{{ lookup('vars', 'a_' ~ b) }}", False, True),
