@@ -22,20 +22,22 @@ _TRIES = 8
 walks read, before the hosts are taken one by one."""
 
 
-def by_class(sharing: Any, hosts: list[Host], conditions: list[tuple[Any, str]]) -> dict[str, HostOutcome] | None:
-    """The outcomes of ``hosts`` (in order), one planning per class of equal signatures; None
-    when the hosts cannot be taken by class: the reading reads something each host answers on its
-    own (what earlier tasks set on it, its name)."""
+def by_class(sharing: Any, chosen: list[Host], start: int,
+             conditions: list[tuple[Any, str]]) -> dict[str, HostOutcome] | None:
+    """The outcomes of the hosts of ``chosen`` from ``start`` on (in order), one planning per class of
+    equal signatures; None when the hosts cannot be taken by class: the reading reads something each
+    host answers on its own (what earlier tasks set on it, its name)."""
     found = sharing.class_table()
+    hosts, names, listed = _listed(sharing.signatures, chosen, start)
     for _ in range(_TRIES):
         if found is None:
             return None
-        names = sharing.names
-        firsts, member_of = _classes(sharing.signatures, *found, sharing.entry, hosts)
+        read = sharing.names
+        firsts, member_of = _classes(sharing.signatures, *found, sharing.entry, hosts, (names, listed))
         outcomes = [sharing.outcome(hosts[at], conditions) for at in firsts]
         if not sharing.shared:  # a class's first host read what the signature cannot hold (its own name)
             return None
-        if sharing.names != names:  # a class's first host read more names: classes by all of them
+        if sharing.names != read:  # a class's first host read more names: classes by all of them
             found = sharing.class_table()
             continue
         if found[2] in (None, "plays"):
@@ -48,22 +50,44 @@ def by_class(sharing: Any, hosts: list[Host], conditions: list[tuple[Any, str]])
         found = again
     else:
         return None
-    return dict(zip([host.name for host in hosts], map(outcomes.__getitem__, member_of), strict=True))
+    return dict(zip(names, map(outcomes.__getitem__, member_of), strict=True))
+
+
+def _listed(signatures: dict[Any, Any], chosen: list[Host], start: int) -> tuple[list[Host], list[str], object]:
+    """The hosts of ``chosen`` from ``start`` on, their names, and a token standing for that list of
+    hosts (:func:`_classes`): kept while ``chosen`` is the same list object holding the same hosts
+    (consecutive tasks ask the play's hosts, or the same hosts still running, as one list), so that
+    the names of thousands of hosts are not listed again, nor hashed as one key, at each task."""
+    key = ("listed hosts", id(chosen), start)
+    kept = signatures.get(key)
+    if kept is not None and kept[0] is chosen and kept[1] == chosen:  # (a copy: the hosts still held)
+        return kept[2]  # type: ignore[no-any-return]
+    hosts = chosen[start:]
+    found = signatures[key] = (chosen, list(chosen), (hosts, [host.name for host in hosts], object()))
+    return found[2]
 
 
 def _classes(signatures: dict[Any, Any], table: dict[str, tuple[Any, ...]], plays: Callable[[Host], Any] | None,
-             kind: Any, entry: Callable[[Host], tuple[Any, ...]], hosts: list[Host]) -> tuple[list[int], list[int]]:
+             kind: Any, entry: Callable[[Host], tuple[Any, ...]], hosts: list[Host],
+             listed: tuple[list[str], object] | None = None) -> tuple[list[int], list[int]]:
     """The place of the first host of each class of equal signatures in ``table`` (in host
     order), and each host's class; kept with the play's signatures for the tasks reading the same
     names (``entry`` puts a host not in the table yet there, as the host-by-host walk would).
     ``plays``: what else tells hosts apart, ``kind`` what that is: which plays so far a host is in
     (engine.variables.earlier_key.earlier_classes) or its class of the walk of the tasks before
-    (engine.variables.walk_classes.host_classes, whose keys may be asked for many hosts at once)."""
-    names = [host.name for host in hosts]
-    kept = signatures.setdefault(("host classes", id(table)), (table, {}))[1]
+    (engine.variables.walk_classes.host_classes, whose keys may be asked for many hosts at once).
+    ``listed``: the hosts' names and a token standing for them (:func:`_listed`), under which the
+    classes found for those names are kept too (the token is held by the key: its ``id`` is not
+    taken by another while the classes are kept)."""
+    names = [host.name for host in hosts] if listed is None else listed[0]
+    _, kept, by_token = signatures.setdefault(("host classes", id(table)), (table, {}, {}))
+    if listed is not None and (found := by_token.get((kind, listed[1]))) is not None:
+        return found  # type: ignore[no-any-return]
     asked = (kind, *names)
     found = kept.get(asked)
     if found is not None:
+        if listed is not None:
+            by_token[(kind, listed[1])] = found
         return found  # type: ignore[no-any-return]
     entries = list(map(table.get, names))
     if None in entries:  # (an entry puts the host's twins in the table too: asked again as it fills)
@@ -77,6 +101,8 @@ def _classes(signatures: dict[Any, Any], table: dict[str, tuple[Any, ...]], play
     index = {keys[at]: number for number, at in enumerate(firsts)}  # the classes in their first hosts' order
     member_of = list(map(index.__getitem__, keys))
     kept[asked] = found = (firsts, member_of)
+    if listed is not None:
+        by_token[(kind, listed[1])] = found
     return found
 
 

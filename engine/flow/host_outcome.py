@@ -93,7 +93,7 @@ def _outcomes_of(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[t
     unordered = run_order_unknown(plan, play_plan) \
         if once_on is not None and any(first != name for name, first in once_on.items()) else None
     for place, host in enumerate(chosen):
-        if place == 1 and once_on is None and (by_classes := by_class(sharing, chosen[1:], conditions)) is not None:
+        if place == 1 and once_on is None and (by_classes := by_class(sharing, chosen, 1, conditions)) is not None:
             found.update(by_classes)  # the other hosts, class by class (engine.flow.host_classes)
             break
         first = once_on.get(host.name, host.name) if once_on is not None else host.name

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from engine.flow.host_classes import _classes
+from engine.flow.host_classes import _classes, _listed
 
 
 def _hosts(count: int) -> list[SimpleNamespace]:
@@ -37,3 +37,31 @@ def test_a_host_of_its_own_each() -> None:
     table = {host.name: ((host.name,),) for host in hosts}
     firsts, member_of = _classes({}, table, None, None, lambda host: None, hosts)  # type: ignore[arg-type]
     assert firsts == list(range(20000)) and member_of == list(range(20000))
+
+
+def test_the_hosts_listed_are_kept_while_the_list_holds_the_same_hosts() -> None:
+    hosts = _hosts(5)
+    signatures: dict[object, object] = {}
+    rest, names, token = _listed(signatures, hosts, 1)  # type: ignore[arg-type]
+    assert rest == hosts[1:] and names == ["h1", "h2", "h3", "h4"]
+    assert _listed(signatures, hosts, 1)[2] is token  # type: ignore[arg-type]
+    assert _listed(signatures, list(hosts), 1)[2] is not token  # type: ignore[arg-type] - another list
+    hosts[2] = SimpleNamespace(name="other")  # the same list, another host in it: listed again
+    rest, names, again = _listed(signatures, hosts, 1)  # type: ignore[arg-type]
+    assert again is not token and names == ["h1", "other", "h3", "h4"] and rest[1] is hosts[2]
+
+
+def test_the_classes_of_listed_hosts_are_those_of_their_names() -> None:
+    hosts = _hosts(6)
+    table = {host.name: ((signature,),) for host, signature in zip(hosts, "abacbd", strict=True)}
+    signatures: dict[object, object] = {}
+    rest, names, token = _listed(signatures, hosts, 1)  # type: ignore[arg-type]
+    plain = _classes({}, table, None, None, lambda host: None, rest)  # type: ignore[arg-type]
+    assert _classes(signatures, table, None, None, lambda host: None, rest, (names, token)) == plain  # type: ignore[arg-type]
+    # kept under the token: a second asking finds the classes without the hosts' names
+    assert _classes(signatures, table, None, None, lambda host: None, [], (names, token)) == plain  # type: ignore[arg-type]
+    # another kind of classes (what else tells the hosts apart) is found on its own
+    walk = {"h1": 1, "h2": 2, "h3": 1, "h4": 3, "h5": 1}
+    by_walk = _classes(signatures, table, lambda host: walk[host.name], "walk", lambda host: None, rest,
+                       (names, token))  # type: ignore[arg-type]
+    assert by_walk == ([0, 1, 2, 3, 4], [0, 1, 2, 3, 4]) != plain

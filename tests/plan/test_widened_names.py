@@ -70,8 +70,8 @@ def test_classes_told_apart_again_by_the_names_read(fleet: tuple[Path, list], mo
     root, alone = fleet
     from engine.flow import host_classes
 
-    def keep_classes(sharing, hosts, conditions):  # type: ignore[no-untyped-def] - the classes told once
-        found = sharing.class_table()
+    def keep_classes(sharing, chosen, start, conditions):  # type: ignore[no-untyped-def] - the classes told once
+        found, hosts = sharing.class_table(), chosen[start:]
         if found is None:
             return None
         firsts, member_of = host_classes._classes(sharing.signatures, *found, sharing.entry, hosts)
