@@ -44,10 +44,10 @@ def inventory_twins(plan: Plan, play_plan: PlayPlan, task: Task | None, twin: An
         return []
     found = shared.members.get(twin)
     if found is None:
-        in_play, hosts = host_names(play_plan), shared.inventory.data.hosts
-        found = shared.members[twin] = [
-            name for name in shared.groups(plan, play_plan).get(twin[:2], ())
-            if name in in_play and shared.facts_of(plan, play_plan, hosts[name]) == twin[2:]]
+        in_play = host_names(play_plan)
+        candidates = [name for name in shared.groups(plan, play_plan).get(twin[:2], ()) if name in in_play]
+        facts = shared.facts_of_all(plan, play_plan, candidates)
+        found = shared.members[twin] = [name for name in candidates if facts[name] == twin[2:]]
         for name in found:
             shared.tokens.setdefault(name, twin)  # (the same token: asked again, it is found)
     return found
@@ -96,6 +96,20 @@ class _TwinPlay:
             found = self.facts[host.name] = \
                 (cached.digest if cached is not None else None, facts_unknown(plan, play_plan, host))
         return found
+
+    def facts_of_all(self, plan: Plan, play_plan: PlayPlan, names: list[str]) -> dict[str, tuple[Any, Any]]:
+        """:meth:`facts_of` of each of the hosts ``names`` (of the play), the reasons worked out at once
+        for those not asked yet (engine.variables.host_facts.facts_unknown_of)."""
+        from engine.variables.host_facts import facts_unknown_of
+
+        facts, cached = self.facts, self.cached
+        missing = [name for name in names if name not in facts]
+        if missing:
+            reasons = facts_unknown_of(plan, play_plan, missing)
+            for name in missing:
+                kept = cached.get(name)
+                facts[name] = (kept.digest if kept is not None else None, reasons.get(name))
+        return facts
 
     def groups(self, plan: Plan, play_plan: PlayPlan) -> dict[tuple[Any, ...], list[str]]:
         """The inventory's hosts by the part of their token the inventory gives (their groups and own
