@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from engine.inventory.vars_files import playbook_vars_directories
+from engine.variables.host_answers import OWN_ANSWERS
 from engine.variables.report import _playbook_dir, host_part, inventory_of
 
 if TYPE_CHECKING:
@@ -24,8 +25,6 @@ def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
     engine.variables.host_answers.OWN_ANSWERS), the same cached facts, gathered by the same plays.
     None otherwise, or where the play's tasks change the inventory. The host's part is worked out
     once per plan, play and host."""
-    from engine.variables.host_answers import OWN_ANSWERS
-
     shared = _twin_play(plan, play_plan)
     if shared is None:
         return None
@@ -128,8 +127,6 @@ class _TwinPlay:
         return found
 
     def _part(self, plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[Any, ...]:
-        from engine.variables.host_answers import OWN_ANSWERS
-
         key = (host.name, self.directory)  # (a directory without vars files: None, _directory_key)
         part = self.parts.get(key)
         if part is None:
