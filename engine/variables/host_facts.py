@@ -5,7 +5,7 @@ fact cache holds (engine.variables.fact_cache), else none."""
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.config import inject_facts_as_vars
@@ -25,6 +25,19 @@ def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
         if host.name in host_names(earlier):
             return reason
     return None
+
+
+def facts_unknown_of(plan: Plan, play_plan: PlayPlan, names: Iterable[str]) -> dict[str, str]:
+    """:func:`facts_unknown` of each of the hosts ``names`` that has a reason, by name (a fleet's hosts
+    at once: each host's is the first play up to ``play_plan`` with it that gathers, taken in order)."""
+    left, found = set(names), {}
+    for reason, earlier in _gathering(plan, play_plan):
+        if not left:
+            break
+        hit = left.intersection(host_names(earlier))
+        found.update(dict.fromkeys(hit, reason))
+        left -= hit
+    return found
 
 
 def gathered_since(plan: Plan, since: PlayPlan, play_plan: PlayPlan, host: Host,

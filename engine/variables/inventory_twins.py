@@ -3,9 +3,12 @@ same groups, each with a variable of its own no task reads): the first one's ans
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from engine.inventory.vars_files import playbook_vars_directories
+from engine.variables.host_answers import OWN_ANSWERS
 from engine.variables.report import _playbook_dir, host_part, inventory_of
 
 if TYPE_CHECKING:
@@ -22,8 +25,6 @@ def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
     engine.variables.host_answers.OWN_ANSWERS), the same cached facts, gathered by the same plays.
     None otherwise, or where the play's tasks change the inventory. The host's part is worked out
     once per plan, play and host."""
-    from engine.variables.host_answers import OWN_ANSWERS
-
     shared = _twin_play(plan, play_plan)
     if shared is None:
         return None
@@ -44,10 +45,10 @@ def inventory_twins(plan: Plan, play_plan: PlayPlan, task: Task | None, twin: An
         return []
     found = shared.members.get(twin)
     if found is None:
-        in_play, hosts = host_names(play_plan), shared.inventory.data.hosts
-        found = shared.members[twin] = [
-            name for name in shared.groups(plan, play_plan).get(twin[:2], ())
-            if name in in_play and shared.facts_of(plan, play_plan, hosts[name]) == twin[2:]]
+        in_play = host_names(play_plan)
+        candidates = [name for name in shared.groups(plan, play_plan).get(twin[:2], ()) if name in in_play]
+        facts = shared.facts_of_all(plan, play_plan, candidates)
+        found = shared.members[twin] = [name for name in candidates if facts[name] == twin[2:]]
         for name in found:
             shared.tokens.setdefault(name, twin)  # (the same token: asked again, it is found)
     return found
@@ -66,17 +67,17 @@ def _twin_play(plan: Plan, play_plan: PlayPlan) -> _TwinPlay | None:
 
 class _TwinPlay:
     """What every host's twin token takes from its play: the inventory its hosts read, the kept
-    parts of hosts' tokens, the playbook directory and the cached facts; and the play's hosts'
+    parts of hosts' tokens, what they take from the playbook directory and the cached facts; and the play's hosts'
     tokens (a host without one: ``()``) and twins found so far."""
 
-    __slots__ = ("basedir", "cached", "facts", "inventory", "members", "parts", "plan", "tokens")
+    __slots__ = ("cached", "directory", "facts", "inventory", "members", "parts", "plan", "tokens")
 
     def __init__(self, plan: Plan, play_plan: PlayPlan) -> None:
         self.plan = plan
         self.inventory = inventory_of(plan, play_plan)  # (no task of the play changes it: _twin_play)
         # the host's groups and own names, as its levels are kept: once per inventory and directory
-        self.parts: dict[tuple[str, str], tuple[Any, ...]] = self.inventory.derived.setdefault("twin parts", {})
-        self.basedir = _playbook_dir(play_plan.play.basedir)
+        self.parts: dict[tuple[str, str | None], tuple[Any, ...]] = self.inventory.derived.setdefault("twin parts", {})
+        self.directory = _directory_key(self.inventory, _playbook_dir(play_plan.play.basedir))
         self.cached = getattr(plan, "facts", {})
         self.tokens: dict[str, tuple[Any, ...]] = {}
         self.members: dict[Any, list[str]] = {}
@@ -97,13 +98,28 @@ class _TwinPlay:
                 (cached.digest if cached is not None else None, facts_unknown(plan, play_plan, host))
         return found
 
+    def facts_of_all(self, plan: Plan, play_plan: PlayPlan, names: list[str]) -> dict[str, tuple[Any, Any]]:
+        """:meth:`facts_of` of each of the hosts ``names`` (of the play), the reasons worked out at once
+        for those not asked yet (engine.variables.host_facts.facts_unknown_of)."""
+        from engine.variables.host_facts import facts_unknown_of
+
+        facts, cached = self.facts, self.cached
+        missing = [name for name in names if name not in facts]
+        if missing:
+            reasons = facts_unknown_of(plan, play_plan, missing)
+            for name in missing:
+                kept = cached.get(name)
+                facts[name] = (kept.digest if kept is not None else None, reasons.get(name))
+        return facts
+
     def groups(self, plan: Plan, play_plan: PlayPlan) -> dict[tuple[Any, ...], list[str]]:
         """The inventory's hosts by the part of their token the inventory gives (their groups and own
         variables' names): once per inventory and directory."""
-        groups: dict[str, dict[tuple[Any, ...], list[str]]] = self.inventory.derived.setdefault("twin groups", {})
-        found = groups.get(self.basedir)
+        groups: dict[str | None, dict[tuple[Any, ...], list[str]]] = \
+            self.inventory.derived.setdefault("twin groups", {})
+        found = groups.get(self.directory)
         if found is None:
-            found = groups[self.basedir] = {}
+            found = groups[self.directory] = {}
             for host in self.inventory.data.hosts.values():
                 part = self._part(plan, play_plan, host)
                 if part:
@@ -111,11 +127,23 @@ class _TwinPlay:
         return found
 
     def _part(self, plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[Any, ...]:
-        from engine.variables.host_answers import OWN_ANSWERS
-
-        key = (host.name, self.basedir)
+        key = (host.name, self.directory)  # (a directory without vars files: None, _directory_key)
         part = self.parts.get(key)
         if part is None:
             groups_key, names = host_part(plan, play_plan, host, self.inventory)  # (not each host's levels)
             part = self.parts[key] = (groups_key, names - OWN_ANSWERS)
         return part
+
+
+def _directory_key(inventory: Any, basedir: str) -> str | None:
+    """What a host's part takes from the playbook directory ``basedir``: the directory, or None where
+    no ``host_vars`` nor ``group_vars`` is beside it (its play vars files give nothing). A part is
+    then what any such directory gives but for the directory its groups' key names first: hosts
+    with equal parts have equal ones in each of them, and a token only tells one play's hosts apart
+    (a fleet's playbooks in several directories: its hosts' parts read once, not once per directory)."""
+    kept: dict[str, str | None] = inventory.derived.setdefault("twin directories", {})
+    if basedir not in kept:
+        given = any(os.path.lexists(os.path.join(directory, subdir))
+                    for directory in playbook_vars_directories(basedir) for subdir in ("host_vars", "group_vars"))
+        kept[basedir] = basedir if given else None
+    return kept[basedir]

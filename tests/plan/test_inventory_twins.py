@@ -58,3 +58,45 @@ def test_a_hosts_twin_parts_are_read_once_for_every_play(tmp_path: Path, monkeyp
     plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "inventory.ini")]))
     assert len(plan.plays) > 1
     assert asked and len(asked) == len(set(asked))  # each host's once, whatever the plays
+
+
+_DIRECTORY_PLAY = """\
+- hosts: all
+  gather_facts: false
+  tasks:
+    - debug: msg=big
+      when: size | int > 2
+    - debug: msg={{ role_name_of_host | default('none') }}
+      when: inventory_hostname != 'w1'
+"""
+
+
+@pytest.mark.parametrize("vars_beside", [False, True])
+def test_parts_are_read_once_for_playbook_directories_without_vars_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vars_beside: bool) -> None:
+    """Plays in two playbook directories with no host_vars or group_vars beside them take the same
+    parts of their hosts' tokens (read once per host), and the plan is the one of hosts keyed one by
+    one; a directory with group_vars is read on its own."""
+    for directory in ("one", "two"):
+        (tmp_path / directory).mkdir()
+        (tmp_path / directory / "play.yml").write_text(_DIRECTORY_PLAY)
+    if vars_beside:
+        (tmp_path / "two" / "group_vars").mkdir()
+        (tmp_path / "two" / "group_vars" / "db.yml").write_text("size: 1\n")
+    (tmp_path / "site.yml").write_text("- import_playbook: one/play.yml\n- import_playbook: two/play.yml\n")
+    (tmp_path / "inventory.ini").write_text("[web]\nw[1:30]\n[db]\nd[1:20] role_name_of_host=db\n"
+                                            "[web:vars]\nsize=3\n[db:vars]\nsize=5\n")
+    asked: list[str] = []
+    original = inventory_twins.host_part
+
+    def part(plan, play_plan, host, inventory):  # type: ignore[no-untyped-def]
+        asked.append(host.name)
+        return original(plan, play_plan, host, inventory)
+
+    monkeypatch.setattr(inventory_twins, "host_part", part)
+    shared, _ = _outcomes(tmp_path)
+    assert len(asked) == (100 if vars_beside else 50)
+    assert {outcome for outcome, _ in shared.values()} >= {"runs", "skipped"}
+    monkeypatch.setattr(inventory_twins, "inventory_twin", lambda *args: None)
+    alone, _ = _outcomes(tmp_path)
+    assert shared == alone
