@@ -55,6 +55,8 @@ class HostClasses:
         self.earlier: frozenset[str] = frozenset()
         self.by_key: dict[Any, Any] = {}
         self.firsts: list[tuple[Host, Any]] = []
+        self._twins: dict[Any, tuple[Any, ...]] = {}
+        """The parts of the key the inventory gives, per inventory twin token and names (:meth:`key`)."""
         self._last: tuple[Host, frozenset[str], Any] | None = None
         """Each class's first host and what it joined, to key again when more names are read."""
         self.usable = SHARING and not per_host_vars_files(play_plan) and not plan.inventory.data.merge_hashes \
@@ -104,7 +106,25 @@ class HostClasses:
         return True
 
     def key(self, host: Host) -> tuple[Any, ...]:
-        return tuple(part(self, host) for part in KEY_PARTS)
+        """The host's class key: each of :data:`KEY_PARTS` for it. Hosts the inventory answers alike
+        for the names (engine.variables.inventory_twins: the same groups and cached facts, gathered by
+        the same plays, none of the names their own, nor their name or groups read) have the same
+        parts but what the tasks before set (the play changes no inventory: the same one read on
+        every host): found once per twin token and names, and only that part asked of each."""
+        from engine.variables.host_facts import cached_facts
+        from engine.variables.inventory_twins import inventory_twin
+
+        twin = inventory_twin(self.plan, self.play_plan, host, self.task, self.names)
+        if twin is None:
+            return tuple(part(self, host) for part in KEY_PARTS)
+        cached = cached_facts(self.plan).get(host.name)  # (ansible.cfg's fact cache too, which the token may not tell)
+        twin = (twin, self.names, cached.digest if cached else None)
+        kept = self._twins.get(twin)
+        if kept is None:
+            kept = self._twins[twin] = tuple(None if part is _earlier else part(self, host)
+                                                         for part in KEY_PARTS)
+        return tuple(part(self, host) if part is _earlier else found
+                     for part, found in zip(KEY_PARTS, kept, strict=True))
 
 
 def _inventory(classes: HostClasses, host: Host) -> Any:
