@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import classes_followed, fleet_planned_alone, planned_by_play, without_key_part
+from plan_cases import classes_followed, fleet_planned_alone, hosts_asked, planned_by_play, without_key_part
 
 from engine.variables import change_classes
 
@@ -96,3 +96,15 @@ def test_twins_key_their_inventory_once(fleet: tuple[Path, list], monkeypatch: p
         for part in change_classes.KEY_PARTS))
     assert planned_by_play(root) == alone
     assert len(asked["_inventory"]) < len(asked["_earlier"])
+
+
+def test_walk_classes_key_what_earlier_tasks_set(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    """What the tasks before set on the include's hosts is worked out once per class of the walk
+    before it (engine.variables.walk_classes.host_classes), not host by host; the plan is the same."""
+    from engine.variables import earlier_key
+
+    root, alone = fleet
+    asked = hosts_asked(monkeypatch, earlier_key, "earlier_key", 2,
+                        lambda args: args[3].name == "by what an earlier task set")
+    assert planned_by_play(root) == alone
+    assert 0 < len(asked) <= 9  # one per weight, what the set_fact before reads; not one per host (20)
