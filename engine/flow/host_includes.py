@@ -104,6 +104,7 @@ class RuntimeIncludes:
         from engine.variables.change_classes import HostClasses
         from engine.variables.report import add_loaded_tasks
         from engine.variables.task_variables import variables_at
+        from engine.variables.walk_classes import host_classes
 
         self.handlers = []
         if len(includers) >= MAX_DEPTH:
@@ -118,7 +119,8 @@ class RuntimeIncludes:
         targets: dict[str, str] = {}  # what each host includes
         args: dict[str, Any] = {}  # the include's arguments on each host
         hosts = {host.name: host for host in self.play_plan.hosts}
-        classes = HostClasses(self.plan, self.play_plan, include) if len(outcomes) > 1 else None
+        # (what the tasks before set on each host found once per class of the walk before the include)
+        classes = HostClasses(self.plan, self.play_plan, include, host_classes) if len(outcomes) > 1 else None
         for name, outcome in outcomes.items():
             if outcome.outcome not in (RUNS, DEPENDS) or name not in hosts:
                 continue

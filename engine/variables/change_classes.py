@@ -25,6 +25,8 @@ from engine.variables import class_changes
 from engine.variables import host_answers as answers
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
     from engine.loading.model import Task
@@ -45,7 +47,8 @@ _UNCLASSED = answers.OWN_ANSWERS - answers.NAME - answers.GROUPS - answers.SOURC
 class HostClasses:
     """The class keys of one ``group_by`` task's hosts, for the names its first readings read."""
 
-    def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task) -> None:
+    def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task,
+                 walk_classes: Callable[..., Any] | None = None) -> None:
         from engine.flow.host_reading import per_host_vars_files
         from engine.variables.play_order import play_order
 
@@ -55,6 +58,16 @@ class HostClasses:
         self.earlier: frozenset[str] = frozenset()
         self.by_key: dict[Any, Any] = {}
         self.firsts: list[tuple[Host, Any]] = []
+        self._twins: dict[Any, tuple[Any, ...]] = {}
+        """The parts of the key the inventory gives, per inventory twin token and names (:meth:`key`)."""
+        self._walk_classes = walk_classes
+        """engine.variables.walk_classes.host_classes, given by a caller keying many hosts (:meth:`earlier_of`)."""
+        self._walks: tuple[Any, ...] | None = None
+        """The classes of the walk before the task for the names the tasks before may set, and what they
+        were found with (:meth:`earlier_of`)."""
+        self._values: dict[Any, dict[Any, Any]] = {}
+        """What the walk gave the first host of each class, per kind of classes (the names they are
+        told apart by and the table of keys)."""
         self._last: tuple[Host, frozenset[str], Any] | None = None
         """Each class's first host and what it joined, to key again when more names are read."""
         self.usable = SHARING and not per_host_vars_files(play_plan) and not plan.inventory.data.merge_hashes \
@@ -103,8 +116,68 @@ class HostClasses:
         self.names, self.earlier = names, frozenset(names if may_set is None else names & may_set)
         return True
 
+    def earlier_of(self, host: Host) -> Any:
+        """What the tasks before set on ``host`` of the names they may set
+        (:func:`engine.variables.earlier_key.earlier_key`): where hosts share that walk by class
+        (engine.variables.walk_classes.host_classes: equal class, equal walk), what it gave the
+        first host of ``host``'s class, found once per class rather than host by host. The classes
+        are kept while no setter's classes change (a walk may read more names: they are asked
+        again, and a class's walk kept only when they are told apart alike)."""
+        from engine.variables.earlier_key import earlier_key
+
+        host_classes = self._walk_classes
+        if host_classes is None:
+            return earlier_key(self.plan, self.play_plan, host, self.task, self.earlier)
+        state = self._walk_state()
+        walks = self._walks
+        if walks is None or walks[0][0] != state[0] or \
+                any(a is not b for a, b in zip(walks[0][1], state[1], strict=True)):
+            walks = self._walks = (state, host_classes(self.plan, self.play_plan, self.task, self.earlier))
+        if walks[1] is None:
+            return earlier_key(self.plan, self.play_plan, host, self.task, self.earlier)
+        kind, keys = walks[1]
+        number = keys(host)
+        values = self._values.setdefault(kind, {})
+        if number in values:
+            return values[number]
+        found = earlier_key(self.plan, self.play_plan, host, self.task, self.earlier)
+        if CHANGES[0] != state[0][0]:  # its walk made or grew a setter's classes: told apart alike still?
+            self._walks = walks = (self._walk_state(), host_classes(self.plan, self.play_plan, self.task, self.earlier))
+            if walks[1] is None or walks[1][0] != kind:
+                return found
+        values[number] = found
+        return found
+
+    def _walk_state(self) -> tuple[tuple[int, int], tuple[Any, ...]]:
+        """What the classes of the walk are found with (:meth:`earlier_of`): the count of changes to
+        setters' classes and of other hosts' readings under way, and the names, the play's planned runs
+        and the plan's pending removals (by identity)."""
+        from engine.variables import failed_hosts
+
+        return ((CHANGES[0], failed_hosts._others_reading),  # noqa: SLF001
+                (self.earlier, getattr(self.play_plan, "planned_runs", None),
+                 getattr(self.plan, "removals_pending", None)))
+
     def key(self, host: Host) -> tuple[Any, ...]:
-        return tuple(part(self, host) for part in KEY_PARTS)
+        """The host's class key: each of :data:`KEY_PARTS` for it. Hosts the inventory answers alike
+        for the names (engine.variables.inventory_twins: the same groups and cached facts, gathered by
+        the same plays, none of the names their own, nor their name or groups read) have the same
+        parts but what the tasks before set (the play changes no inventory: the same one read on
+        every host): found once per twin token and names, and only that part asked of each."""
+        from engine.variables.host_facts import cached_facts
+        from engine.variables.inventory_twins import inventory_twin
+
+        twin = inventory_twin(self.plan, self.play_plan, host, self.task, self.names)
+        if twin is None:
+            return tuple(part(self, host) for part in KEY_PARTS)
+        cached = cached_facts(self.plan).get(host.name)  # (ansible.cfg's fact cache too, which the token may not tell)
+        twin = (twin, self.names, cached.digest if cached else None)
+        kept = self._twins.get(twin)
+        if kept is None:
+            kept = self._twins[twin] = tuple(None if part is _earlier else part(self, host)
+                                                         for part in KEY_PARTS)
+        return tuple(part(self, host) if part is _earlier else found
+                     for part, found in zip(KEY_PARTS, kept, strict=True))
 
 
 def _inventory(classes: HostClasses, host: Host) -> Any:
@@ -140,11 +213,9 @@ def _facts(classes: HostClasses, host: Host) -> Any:
 
 
 def _earlier(classes: HostClasses, host: Host) -> Any:
-    from engine.variables.earlier_key import earlier_key
-
     if not classes.earlier:
         return None
-    return earlier_key(classes.plan, classes.play_plan, host, classes.task, classes.earlier)
+    return classes.earlier_of(host)
 
 
 KEY_PARTS = (_inventory, _name, _groups, _facts, _earlier)

@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import classes_followed, fleet_planned_alone, planned_by_play, without_key_part
+from plan_cases import classes_followed, fleet_planned_alone, hosts_asked, planned_by_play, without_key_part
+
+from engine.variables import change_classes
 
 PLAYBOOK = """
 - name: base
@@ -71,3 +73,38 @@ def test_every_part_of_the_key_counts(fleet: tuple[Path, list], monkeypatch: pyt
     root, alone = fleet
     without_key_part(monkeypatch, left_out)
     assert planned_by_play(root) != alone
+
+
+def test_twins_key_their_inventory_once(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    """Hosts the inventory answers alike for the names read (the same groups, their own variables
+    not read) are keyed by the inventory once per twin token; what the tasks before set, host by host."""
+    root, alone = fleet
+    asked: dict[str, list[str]] = {"_inventory": [], "_earlier": []}
+
+    def counted(part):  # type: ignore[no-untyped-def]
+        def found(classes, host):  # type: ignore[no-untyped-def]
+            asked[part.__name__].append(host.name)
+            return part(classes, host)
+
+        found.__name__ = part.__name__
+        return found
+
+    earlier = counted(change_classes._earlier)  # noqa: SLF001 - (the key tells this part by itself)
+    monkeypatch.setattr(change_classes, "_earlier", earlier)
+    monkeypatch.setattr(change_classes, "KEY_PARTS", tuple(
+        counted(part) if part.__name__ == "_inventory" else earlier if part.__name__ == "_earlier" else part
+        for part in change_classes.KEY_PARTS))
+    assert planned_by_play(root) == alone
+    assert len(asked["_inventory"]) < len(asked["_earlier"])
+
+
+def test_walk_classes_key_what_earlier_tasks_set(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    """What the tasks before set on the include's hosts is worked out once per class of the walk
+    before it (engine.variables.walk_classes.host_classes), not host by host; the plan is the same."""
+    from engine.variables import earlier_key
+
+    root, alone = fleet
+    asked = hosts_asked(monkeypatch, earlier_key, "earlier_key", 2,
+                        lambda args: args[3].name == "by what an earlier task set")
+    assert planned_by_play(root) == alone
+    assert 0 < len(asked) <= 9  # one per weight, what the set_fact before reads; not one per host (20)
