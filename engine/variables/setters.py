@@ -69,7 +69,7 @@ def _setters_of(order: Any, names: frozenset[str] | None) -> list[tuple[int, Tas
             else:
                 for name in found:
                     by_name.setdefault(name, []).append((at, task))
-        kept = (order.tasks, len(order.tasks), every, {}, by_name, always)
+        kept = (order.tasks, len(order.tasks), every, {}, by_name, always, frozenset(by_name))
         order.setters = kept
     if names is None:
         return kept[2]  # type: ignore[no-any-return]
@@ -80,6 +80,13 @@ def _setters_of(order: Any, names: frozenset[str] | None) -> list[tuple[int, Tas
             chosen.update(kept[4].get(name, ()))
         by_names = kept[3][names] = sorted(chosen.items(), key=itemgetter(0))
     return by_names  # type: ignore[no-any-return]
+
+
+def names_set(order: Any) -> frozenset[str]:
+    """Every name a setter of the play's ``order`` may set (those that may set any aside): names
+    outside it pick no setter of the play (:func:`setters`). Kept with the order's setters."""
+    _setters_of(order, None)
+    return order.setters[6]  # type: ignore[no-any-return]
 
 
 def may_set(task: Task) -> frozenset[str] | None:

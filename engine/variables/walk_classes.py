@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.variables.walk_keys import _host_keys_now, _Numbers
-from engine.variables.walk_steps import classed_steps, setter_place, shareable_steps
+from engine.variables.walk_steps import classed_steps, setter_place, shareable_steps, steps_names
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -164,7 +164,9 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
     from engine.variables.host_runtime import followed_memo
 
     memo = followed_memo(play_plan)
-    # (the same for the tasks with the same setters before them: what the tasks between two setters read)
+    # (the same for the tasks with the same setters before them: what the tasks between two setters read;
+    # and for the names no setter so far may set left out, which pick no step: steps_names)
+    names = steps_names(follower, play_plan, names)
     key = ("walk classes read", setter_place(follower, play_plan, task), names,
            len(follower.order_of(play_plan.play).tasks))
     kept = memo.get(key)
@@ -205,7 +207,12 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
             read |= kept[1].names
         if wanted is None or read <= wanted:
             return frozenset(read)
-        wanted = frozenset(wanted | read)  # what the setters of these names set reads these too
+        # what the setters of these names set reads these too; those no setter may set pick no step
+        # (steps_names): none of them new, the steps are these again
+        grown = steps_names(follower, play_plan, frozenset(wanted | read))
+        if grown == wanted:
+            return frozenset(read)
+        wanted = grown
 
 
 def _steps(follower: Any, play_plan: PlayPlan, task: Task,
@@ -218,6 +225,7 @@ def _steps(follower: Any, play_plan: PlayPlan, task: Task,
     order = follower.order_of(play_plan.play)
     memo = followed_memo(play_plan)
     place = setter_place(follower, play_plan, task)
+    names = steps_names(follower, play_plan, names)  # (the names no setter so far may set pick no step)
     key = ("walk class steps", place, names, len(order.tasks), id(follower.plan),
            bool(getattr(play_plan, "changed_in_play", None)), id(getattr(play_plan, "inventory", None)))
     if key not in memo:

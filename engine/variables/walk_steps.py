@@ -85,11 +85,38 @@ def _shareable_play(follower: Any, play_plan: PlayPlan, names: frozenset[str] | 
                 play_blocks(play_plan.play).rescuing and names is None)
 
 
+def steps_names(follower: Any, play_plan: PlayPlan, names: frozenset[str] | None) -> frozenset[str] | None:
+    """Those of ``names`` a setter of the plays so far (``play_plan`` too) may set: the others pick no
+    step (:func:`shareable_steps` of ``names`` and of these are the same steps, for any place in the
+    play). Those names found once per play's tasks, as the steps are kept
+    (engine.variables.walk_classes._steps)."""
+    from engine.variables.host_runtime import followed_memo
+    from engine.variables.setters import names_set
+
+    if names is None:
+        return None
+    order = follower.order_of(play_plan.play)
+    key = ("walk class names set", id(follower.plan), bool(getattr(play_plan, "changed_in_play", None)),
+           id(getattr(play_plan, "inventory", None)))
+    memo = followed_memo(play_plan)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks) or kept[2] is not follower.plan:
+        earlier = _earlier_index(follower, play_plan)
+        kept = memo[key] = (order.tasks, len(order.tasks), follower.plan,
+                            names_set(order) | frozenset(earlier.by_name))
+    return names & kept[3]  # type: ignore[no-any-return]
+
+
 def _earlier_steps(follower: Any, play_plan: PlayPlan,
                    names: frozenset[str] | None) -> list[tuple[PlayPlan, Task]] | None:
     """The steps of the plays before ``play_plan`` (:func:`shareable_steps`), the same for every
-    reader in it: their setters indexed once per play by the names each may set (:class:`_Earlier`),
-    while those plays' inventories and tasks stay the same; then once per names."""
+    reader in it (:func:`_earlier_index`); then once per names."""
+    return _earlier_index(follower, play_plan).steps(names)
+
+
+def _earlier_index(follower: Any, play_plan: PlayPlan) -> _Earlier:
+    """The setters of the plays before ``play_plan`` indexed once per play by the names each may set
+    (:class:`_Earlier`), while those plays' inventories and tasks stay the same."""
     from engine.variables.host_facts import plays_before
     from engine.variables.host_runtime import followed_memo
 
@@ -105,7 +132,7 @@ def _earlier_steps(follower: Any, play_plan: PlayPlan,
         before = followed_memo(plays[-1]).get(key) if plays else None
         base = before[1] if before is not None and before[0] == state[:-1] else None
         kept = memo[key] = (state, _Earlier(follower, plays, base))
-    return kept[1].steps(names)  # type: ignore[no-any-return]
+    return kept[1]  # type: ignore[no-any-return]
 
 
 class _Earlier:
