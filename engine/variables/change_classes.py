@@ -36,6 +36,8 @@ SHARING = True
 # bumped whenever a task's classes are made, read more names or stop being usable: what is worked
 # out from every setter's classes (engine.variables.walk_classes) is kept until then
 CHANGES = class_changes.CHANGES
+# bumped with CHANGES but when a class is added with the same names read (class_changes.READS)
+READS = class_changes.READS
 
 _IDENTITY = answers.NAME
 # (engine.variables.host_answers: less the name and groups, which the key tells, and the inventory
@@ -54,6 +56,7 @@ class HostClasses:
 
         self.plan, self.play_plan, self.task = plan, play_plan, task
         CHANGES[0] += 1
+        READS[0] += 1
         self.names: frozenset[str] = frozenset()
         self.earlier: frozenset[str] = frozenset()
         self.by_key: dict[Any, Any] = {}
@@ -89,9 +92,11 @@ class HostClasses:
         CHANGES[0] += 1
         if read & _UNCLASSED:
             self.usable = False
+            READS[0] += 1
             return
         names = self.names | read
         if names != self.names:
+            READS[0] += 1  # (the names read grow, or the classes stop being usable)
             if not self._names(names):
                 self.usable = False
                 return

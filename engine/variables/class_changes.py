@@ -14,6 +14,11 @@ if TYPE_CHECKING:
 CHANGES = [0]
 """How many times the classes of setters' hosts changed: what is kept from them is kept with it."""
 
+READS = [0]
+"""How many times classes of setters' hosts were made, read more names or stopped being usable (or a
+setter was followed without them): what is worked out from those alone, not from which classes there
+are (engine.variables.walk_classes._read), is kept with it. Every change of it is one of :data:`CHANGES`."""
+
 
 def followed_unshared(memo: dict[Any, Any], task: Task) -> None:
     """Mark ``task`` as followed on a host without classes of its hosts (a plan not sharing them, or
@@ -22,6 +27,7 @@ def followed_unshared(memo: dict[Any, Any], task: Task) -> None:
     if ("followed unshared", id(task)) not in memo:
         memo[("followed unshared", id(task))] = True
         CHANGES[0] += 1  # (what is worked out from every setter's classes is worked out again)
+        READS[0] += 1
 
 
 def followed_without_classes(memo: dict[Any, Any], task: Task) -> bool:

@@ -159,8 +159,9 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
     """Every name read by the classes (engine.variables.change_classes) of the setters that may set
     ``names`` before ``task``, and of those that may set a name these read, and so on; None when one
     of them is not shared by class (its effects read more of a host) or a host-by-host step may
-    leave it out (:func:`_steps`). Kept until classes change."""
-    from engine.variables.change_classes import CHANGES
+    leave it out (:func:`_steps`). Kept until classes are made, read more names or stop being usable
+    (engine.variables.class_changes.READS: not when a class is added, which changes none of that)."""
+    from engine.variables.change_classes import READS
     from engine.variables.host_runtime import followed_memo
 
     memo = followed_memo(play_plan)
@@ -170,8 +171,8 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
     key = ("walk classes read", setter_place(follower, play_plan, task), names,
            len(follower.order_of(play_plan.play).tasks))
     kept = memo.get(key)
-    if kept is None or kept[0] != CHANGES[0] or kept[1] is not follower.plan:
-        kept = memo[key] = (CHANGES[0], follower.plan, _read_now(follower, play_plan, task, names))
+    if kept is None or kept[0] != READS[0] or kept[1] is not follower.plan:
+        kept = memo[key] = (READS[0], follower.plan, _read_now(follower, play_plan, task, names))
     return kept[2]  # type: ignore[no-any-return]
 
 

@@ -64,3 +64,33 @@ def test_names_no_setter_sets_pick_the_same_steps(tmp_path: Path, monkeypatch: p
     assert [done.name for _, done in walk_classes._steps(follower, readers, task, frozenset({"fact_b"}))] == ["set b"]
     assert walk_classes._read(follower, readers, task, frozenset({"fact_a", "other"})) == \
         walk_classes._read(follower, readers, task, frozenset({"fact_a"}))
+
+
+def test_a_class_added_on_the_same_names_keeps_what_the_names_read_give(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the classes of the setters read (walk_classes._read) changes when classes are made, read
+    more names or stop being usable (class_changes.READS), not when a class is added on the same names."""
+    from engine.flow.plan import RunOptions, make_plan
+    from engine.variables.change_classes import CHANGES, READS, HostClasses
+    from engine.variables.play_order import play_order
+
+    hosts = "\n".join(f"h{n} weight={n % 2} colour=c{n % 3} size={n % 2}" for n in range(6))
+    (tmp_path / "inventory.ini").write_text(f"[fleet]\n{hosts}\n")
+    (tmp_path / "site.yml").write_text(SITE)
+    monkeypatch.chdir(tmp_path)
+    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "inventory.ini")]))
+    readers = plan.plays[-1]
+    task = play_order(readers.play).tasks[0]
+    first, second, third = readers.hosts[:3]
+
+    reads = READS[0]
+    classes = HostClasses(plan, readers, task)
+    assert READS[0] == reads + 1
+    classes.add(first, {"size"}, "one")
+    assert (READS[0], classes.names) == (reads + 2, {"size"})
+    changes = CHANGES[0]
+    classes.add(second, {"size"}, "two")
+    assert (READS[0], CHANGES[0]) == (reads + 2, changes + 1)
+    classes.add(third, {"colour"}, "three")
+    assert (READS[0], classes.names) == (reads + 3, {"size", "colour"})
