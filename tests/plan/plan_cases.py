@@ -364,6 +364,18 @@ def planned_by_play(root: Path) -> list[tuple[str, list[str], list[tuple[str, st
             for play in plan_hosts(plan)]
 
 
+def outcomes_by_host(root: Path, limit: str | None = None) -> dict[tuple[str, str], str]:
+    """``ROOT/site.yml`` planned with ``ROOT/inventory.ini`` (and ``--limit`` ``limit``): each
+    (task, host)'s outcome, what a fleet's host must have as when planned alone."""
+    from engine.flow.host_plan import plan_hosts
+    from engine.flow.plan import RunOptions, make_plan
+
+    plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")],
+                                limit=limit))
+    return {(task.name, host): outcome.outcome
+            for play in plan_hosts(plan) for task in play.tasks for host, outcome in task.hosts.items()}
+
+
 def planned_rows(root: Path) -> list[tuple[str, str, str, str]]:
     """:func:`planned_by_play`'s (task, host, outcome, reason) rows, the plays' in order."""
     return [row for _play, _hosts, rows in planned_by_play(root) for row in rows]

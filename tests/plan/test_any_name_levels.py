@@ -8,9 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from engine.flow.host_plan import plan_hosts
-from engine.flow.plan import RunOptions, make_plan
+from plan_cases import outcomes_by_host
 
 VAULTED = "$ANSIBLE_VAULT;1.1;AES256\n6162636465666768\n"
 
@@ -30,22 +28,15 @@ def _fleet(root: Path) -> None:
         "      when: inventory_hostname != 'w8' and x | int > 0\n")
 
 
-def _outcomes(root: Path, limit: str | None = None) -> dict[tuple[str, str], str]:
-    plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")],
-                                limit=limit))
-    return {(task.name, host): outcome.outcome
-            for play in plan_hosts(plan) for task in play.tasks for host, outcome in task.hosts.items()}
-
-
 def test_a_level_that_may_set_any_name_tells_hosts_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path)
     (tmp_path / "secret.txt").write_text("not read\n")
     monkeypatch.setenv("ANSIBLE_VAULT_PASSWORD_FILE", str(tmp_path / "secret.txt"))
     monkeypatch.chdir(tmp_path)
-    fleet = _outcomes(tmp_path)
+    fleet = outcomes_by_host(tmp_path)
     alone: dict[tuple[str, str], str] = {}
     for index in range(1, 9):
-        alone.update(_outcomes(tmp_path, f"w{index}"))
+        alone.update(outcomes_by_host(tmp_path, f"w{index}"))
     assert fleet == alone
     assert {host for (task, host), outcome in fleet.items() if task == "reads x" and outcome != "runs"} == \
         {"w3", "w5", "w6"}

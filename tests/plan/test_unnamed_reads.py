@@ -8,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from plan_cases import outcomes_by_host
 
-from engine.flow.host_plan import plan_hosts
-from engine.flow.plan import RunOptions, make_plan
 from engine.templating.variable_uses import reads_unnamed
 
 PLAYBOOK = """
@@ -39,20 +38,13 @@ def _fleet(root: Path) -> None:
     (root / "site.yml").write_text(PLAYBOOK)
 
 
-def _outcomes(root: Path, limit: str | None = None) -> dict[tuple[str, str], str]:
-    plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")],
-                                limit=limit))
-    return {(task.name, host): outcome.outcome
-            for play in plan_hosts(plan) for task in play.tasks for host, outcome in task.hosts.items()}
-
-
 def test_a_reading_of_unnamed_variables_is_the_host_s_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
-    fleet = _outcomes(tmp_path)
+    fleet = outcomes_by_host(tmp_path)
     alone: dict[tuple[str, str], str] = {}
     for index in range(1, 13):
-        alone.update(_outcomes(tmp_path, f"node{index:02d}"))
+        alone.update(outcomes_by_host(tmp_path, f"node{index:02d}"))
     assert fleet == alone
     running = {task: sorted(host for (name, host), outcome in fleet.items() if name == task and outcome == "runs")
                for task in ("by a template file", "by a computed name", "items by a template file")}
