@@ -197,7 +197,7 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
                 # a setter no host walked yet (one a per-host include loads, or one the hosts walked so far
                 # never reached: not in its play, left out by an include or a block): it reads nothing of
                 # them so far. A host reaching it is told apart from those that do not by its key (its
-                # plays, what it loaded, _decided), and follows it by class (a step here is shared by
+                # plays, what it loaded, _decided_many), and follows it by class (a step here is shared by
                 # class: _steps), so its classes read it once one host walked it; the caller asks again
                 # after walking the classes' first hosts (engine.flow.host_classes.by_class). Not one
                 # followed on a host without classes (for a plan not sharing them: what it gave the host
@@ -241,7 +241,7 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names:
     its name and groups when read, its facts, and which plays so far it is in (the same at every
     task of the play that reads that inventory: kept per host and names read, as numbers:
     :func:`_host_keys_now`); and what the plan says of the host at the steps it decides
-    (:func:`_answers`). ``steps``: the task's (:class:`_TaskSteps`), when it is asked for each of
+    (:func:`_answers_of`). ``steps``: the task's (:class:`_TaskSteps`), when it is asked for each of
     its hosts."""
     from engine.variables.host_runtime import followed_memo
     from engine.variables.report import inventory_of
@@ -278,6 +278,19 @@ def _host_keys(follower: Any, play_plan: PlayPlan, hosts: list[Host], names: lis
         found = list(map(parts.__getitem__, names))
     if not steps.asks:
         return list(zip(found, itertools.repeat(_NO_ANSWERS)))
+    return list(zip(found, _answers_of(follower, play_plan, hosts, names, task, steps), strict=True))
+
+
+def _answers(follower: Any, play_plan: PlayPlan, host: Host, task: Task, steps: _TaskSteps) -> tuple[Any, Any]:
+    """:func:`_answers_of` of one host."""
+    return _answers_of(follower, play_plan, [host], [host.name], task, steps)[0]
+
+
+def _answers_of(follower: Any, play_plan: PlayPlan, hosts: list[Host], names: list[str], task: Task,
+                steps: _TaskSteps) -> list[tuple[Any, Any]]:
+    """What the plan says of each of ``hosts`` (whose names are ``names``) at the ends of plays so far
+    (:func:`_ended`) and at the steps it decides (:func:`_decided_many`), kept in the steps' table of
+    answers when there is one (the hosts not kept yet asked together)."""
     table = steps.answers
     got = list(map(table.get, names)) if table is not None else [None] * len(names)
     if None in got:
@@ -289,22 +302,11 @@ def _host_keys(follower: Any, play_plan: PlayPlan, hosts: list[Host], names: lis
         if table is not None:
             table.update(answered)
         got = list(map(table.__getitem__ if table is not None else answered.__getitem__, names))
-    return list(zip(found, got, strict=True))
-
-
-def _answers(follower: Any, play_plan: PlayPlan, host: Host, task: Task, steps: _TaskSteps) -> tuple[Any, Any]:
-    """What the plan says of ``host`` at the ends of plays so far (:func:`_ended`) and at the steps it
-    decides (:func:`_decided`), kept in the steps' table of answers when there is one."""
-    answers = steps.answers.get(host.name) if steps.answers is not None else None
-    if answers is None:
-        answers = (_ended(follower, host, steps.enders), _decided(follower, play_plan, host, task, steps))
-        if steps.answers is not None:
-            steps.answers[host.name] = answers
-    return answers
+    return got  # type: ignore[return-value]
 
 
 class _TaskSteps:
-    """The steps of the walk before a task the plan decides host by host (:func:`_decided`) and the
+    """The steps of the walk before a task the plan decides host by host (:func:`_decided_many`) and the
     plays with an ``end_play`` or ``end_batch`` so far (:func:`_ended`), each with the names of its
     play's hosts: what is the same for every host of the task, found once for all of them."""
 
@@ -336,7 +338,7 @@ class _TaskSteps:
         self.blocked = [(earlier, done, host_names(earlier)) for earlier, done in blocked]
         self.once = [(earlier, done, host_names(earlier)) for earlier, done in once]
         self.enders = _enders_before(follower, play_plan, task)
-        # whether any host's answers may be other than none (:func:`_ended`, :func:`_decided`)
+        # whether any host's answers may be other than none (:func:`_ended`, :func:`_decided_many`)
         self.asks = bool(self.ends or self.orders or self.blocked or self.once or self.enders)
         # whether a setter in a block with a rescue of the task's own play ran by the task is asked
         # of the task only through the sections of those blocks it is in (engine.variables.block_runs.runs_there)
@@ -348,7 +350,7 @@ class _TaskSteps:
         self.inventory: Any = None
 
     def keep_answers(self, follower: Any, play_plan: PlayPlan) -> None:
-        """Keep each host's answers at these steps (:func:`_ended`, :func:`_decided`) for the next
+        """Keep each host's answers at these steps (:func:`_ended`, :func:`_decided_many`) for the next
         task at the same steps: they change with the plays' plans, not from task to task while the
         setters on the way stay the same (tasks reading what one run of setters set ask them of
         every host; whether a setter in a block with a rescue of the reader's own play ran by the
@@ -417,20 +419,15 @@ def _enders_before(follower: Any, play_plan: PlayPlan, task: Task) -> list[tuple
     return found
 
 
-def _decided(follower: Any, play_plan: PlayPlan, host: Host, task: Task, steps: _TaskSteps) -> tuple[Any, ...] | None:
-    """What the plan says of ``host`` at each step of the walk it decides: whether a ``meta:
-    end_host`` ended the play for it, whether a task of a role the play may run twice ran there
-    (True, False or why only the run knows, as the walk asks them; asked again at each task, a
-    play being planned answering as written until it is), and, in each play with a step a per-host
-    include loaded, which tasks such includes loaded on the host (hosts that loaded the same run
-    the same steps); None where the walk has no such step."""
-    return _decided_many(follower, play_plan, [host], [host.name], task, steps)[0]
-
-
 def _decided_many(follower: Any, play_plan: PlayPlan, hosts: list[Host], names: list[str], task: Task,
                   steps: _TaskSteps) -> list[tuple[Any, ...] | None]:
-    """:func:`_decided` of each of ``hosts`` (whose names are ``names``), asked step by step: each
-    step's answers for the hosts, each host's the tuple of its answers at the steps."""
+    """What the plan says of each of ``hosts`` (whose names are ``names``) at each step of the walk it
+    decides: whether a ``meta: end_host`` ended the play for it, whether a task of a role the play may
+    run twice ran there (True, False or why only the run knows, as the walk asks them; asked again at
+    each task, a play being planned answering as written until it is), and, in each play with a step
+    a per-host include loaded, which tasks such includes loaded on the host (hosts that loaded the
+    same run the same steps); None where the walk has no such step. Asked step by step: each step's
+    answers for the hosts, each host's the tuple of its answers at the steps."""
     if not steps.ends and not steps.orders and not steps.blocked and not steps.once:
         return [None] * len(hosts)
     ends = [[(follower._ends_host(earlier, host, done) if ends  # noqa: SLF001

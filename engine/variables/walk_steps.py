@@ -19,7 +19,7 @@ def classed_steps(follower: Any, play_plan: PlayPlan,
                    steps: list[tuple[PlayPlan, Task]]) -> list[tuple[PlayPlan, Task, tuple[Any, ...]]]:
     """Those of ``steps`` whose effects the classes of their hosts may tell (each with where its
     classes are kept): not one setting nothing, one the run's tags leave out, nor a ``run_once`` one
-    (the effects of the host that runs it for the batch, which is in each host's key: _decided).
+    (the effects of the host that runs it for the batch, which is in each host's key: walk_classes._decided_many).
     Kept with the steps, for the plan and its inventory."""
     from engine.flow.run_settings import runs_once
     from engine.variables.change_classes import setter_classes_key
