@@ -169,14 +169,11 @@ class HostClasses:
         the same plays, none of the names their own, nor their name or groups read) have the same
         parts but what the tasks before set (the play changes no inventory: the same one read on
         every host): found once per twin token and names, and only that part asked of each."""
-        from engine.variables.host_facts import cached_facts
-        from engine.variables.inventory_twins import inventory_twin
+        from engine.variables.inventory_twins import twin_key
 
-        twin = inventory_twin(self.plan, self.play_plan, host, self.task, self.names)
+        twin = twin_key(self.plan, self.play_plan, host, self.task, self.names)
         if twin is None:
             return tuple(part(self, host) for part in KEY_PARTS)
-        cached = cached_facts(self.plan).get(host.name)  # (ansible.cfg's fact cache too, which the token may not tell)
-        twin = (twin, self.names, cached.digest if cached else None)
         kept = self._twins.get(twin)
         if kept is None:
             kept = self._twins[twin] = tuple(None if part is _earlier else part(self, host)

@@ -34,6 +34,19 @@ def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
     return kept if kept and kept[1].isdisjoint(names) and OWN_ANSWERS.isdisjoint(names) else None
 
 
+def twin_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, names: Any) -> tuple[Any, ...] | None:
+    """:func:`inventory_twin` with ``names`` and the host's cached facts as ansible.cfg's fact cache
+    gives them too (which the token may not tell): hosts with equal keys are given equal parts of any
+    key the inventory and cached facts give for ``names``; None where the host has no twin."""
+    from engine.variables.host_facts import cached_facts
+
+    twin = inventory_twin(plan, play_plan, host, task, names)
+    if twin is None:
+        return None
+    cached = cached_facts(plan).get(host.name)
+    return (twin, names, cached.digest if cached else None)
+
+
 def inventory_twins(plan: Plan, play_plan: PlayPlan, task: Task | None, twin: Any) -> list[str]:
     """The hosts of the play whose :func:`inventory_twin` is ``twin``: among the inventory's hosts
     of the same groups and own variables' names (grouped once per inventory and directory), those in
@@ -89,14 +102,8 @@ class _TwinPlay:
 
     def facts_of(self, plan: Plan, play_plan: PlayPlan, host: Host) -> tuple[Any, Any]:
         """The host's cached facts (by digest), and why the run gathers them (once per host, as its token)."""
-        from engine.variables.host_facts import facts_unknown
-
         found = self.facts.get(host.name)
-        if found is None:
-            cached = self.cached.get(host.name)
-            found = self.facts[host.name] = \
-                (cached.digest if cached is not None else None, facts_unknown(plan, play_plan, host))
-        return found
+        return found if found is not None else self.facts_of_all(plan, play_plan, [host.name])[host.name]
 
     def facts_of_all(self, plan: Plan, play_plan: PlayPlan, names: list[str]) -> dict[str, tuple[Any, Any]]:
         """:meth:`facts_of` of each of the hosts ``names`` (of the play), the reasons worked out at once

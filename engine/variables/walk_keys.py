@@ -31,23 +31,20 @@ def _host_keys_now(plan: Plan, play_plan: PlayPlan, hosts: list[Host], task: Tas
     a pair of numbers: its :func:`_inventory_part` numbered among the plan's (equal parts, one number),
     and its plays (:func:`_plays_numbers`). Hosts the inventory answers alike (inventory twins) are
     given the number of the first one's part, found once per twin token, names and cached facts."""
-    from engine.variables.host_facts import cached_facts
     from engine.variables.host_runtime import followed_memo
-    from engine.variables.inventory_twins import inventory_twin
+    from engine.variables.inventory_twins import twin_key
 
     numbers: _Numbers = plan.__dict__.setdefault("walk key parts", _Numbers())
-    cached = cached_facts(plan)  # (ansible.cfg's fact cache too, which the token may not tell)
     memo = followed_memo(play_plan)
     found = []
     for host in hosts:
         # a host the inventory answers as another for every name read (the same groups and facts, none
         # of its own variables read, nor its name or groups): that one's part
-        twin = inventory_twin(plan, play_plan, host, task, read)
+        twin = twin_key(plan, play_plan, host, task, read)
         if twin is None:
             found.append(numbers[_inventory_part(plan, play_plan, host, task, read)])
             continue
-        facts = cached.get(host.name)
-        key = ("walk twin key", twin, read, facts.digest if facts else None)
+        key = ("walk twin key", *twin)
         kept = memo.get(key)
         if kept is None or kept[0] is not plan:
             kept = memo[key] = (plan, numbers[_inventory_part(plan, play_plan, host, task, read)])
