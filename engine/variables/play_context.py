@@ -36,9 +36,7 @@ class PlayContext:
     def magic_lists(self) -> dict[str, list[str]]:
         """The play's host lists the magic variables hold, each a list of its own (two batch lists:
         ``play_hosts`` and ``ansible_play_batch``)."""
-        batch = self.batch_left()
-        return {"play_hosts": batch, "ansible_play_hosts": list(self.hosts_left), "ansible_play_batch": list(batch),
-                "ansible_play_hosts_all": list(self.hosts_all)}
+        return _magic_lists(self.batch_left(), self.hosts_left, self.hosts_all)
 
     def batch_left(self) -> list[str]:
         """``ansible_play_batch``: the batch's hosts still running."""
@@ -77,11 +75,15 @@ class PlayLists:
         many list objects as it makes."""
         found = self._magic.get(at)
         if found is None:
-            batch = list(self.left(at))
-            found = self._magic[at] = {"play_hosts": batch, "ansible_play_hosts": list(self.hosts_left),
-                                       "ansible_play_batch": list(batch),
-                                       "ansible_play_hosts_all": list(self.hosts_all)}
+            found = self._magic[at] = _magic_lists(list(self.left(at)), self.hosts_left, self.hosts_all)
         return found
+
+
+def _magic_lists(batch: list[str], hosts_left: list[str], hosts_all: list[str]) -> dict[str, list[str]]:
+    """The host lists of the magic variables, each a list of its own (``batch``, a list made for them,
+    is ``play_hosts``; ``ansible_play_batch`` a copy of it)."""
+    return {"play_hosts": batch, "ansible_play_hosts": list(hosts_left), "ansible_play_batch": list(batch),
+            "ansible_play_hosts_all": list(hosts_all)}
 
 
 def role_lineage(role: RoleInstance | None) -> list[RoleInstance]:
