@@ -81,9 +81,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         kept = {} if items is None else {"items": items}  # (what is kept holds the items it was worked out at)
     _, magic = levels
     if item is None and task is not None and loop_names(task):
-        if "items" not in kept:
-            kept["items"] = _loop_items(plan, play_plan, host, task, outer, levels, kept)
-        scopes = kept["items"]
+        scopes = _loop_items(plan, play_plan, host, task, outer, levels, kept)
         if isinstance(scopes, list) and 0 < len(scopes) <= ITEMS_SHOWN:
             return _per_item([variables_at(plan, play_plan, host, task, names, occurrence, index, outer, levels,
                                            scopes, kept) for index in range(len(scopes))])
@@ -159,12 +157,16 @@ def _base(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, outer:
 
 def _loop_items(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
                 levels: tuple[list[Layer], dict[str, Any]], kept: dict[Any, Any]) -> Any:
-    """The item variables of the task's own loop (loop_scopes), templated with its levels."""
+    """The item variables of the task's own loop (loop_scopes), templated with its levels: once for
+    them (``kept``)."""
     from engine.variables.loop_vars import loop_scopes
     from engine.variables.task_results import with_repository_lookups
 
-    raw = _base(plan, play_plan, host, task, outer, levels, kept)[1]
-    return loop_scopes(task, with_repository_lookups(task, static_templar(raw, levels[1]), play_plan.play.basedir))
+    if "items" not in kept:
+        raw = _base(plan, play_plan, host, task, outer, levels, kept)[1]
+        kept["items"] = loop_scopes(task, with_repository_lookups(task, static_templar(raw, levels[1]),
+                                                                  play_plan.play.basedir))
+    return kept["items"]
 
 
 def _item_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, item: int | None,
@@ -178,9 +180,7 @@ def _item_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     layers = list(base)
     bound = loop_names(task) if task is not None else []
     if bound:
-        if "items" not in kept:
-            kept["items"] = _loop_items(plan, play_plan, host, task, outer, levels, kept)  # type: ignore[arg-type]
-        scopes = kept["items"]
+        scopes = _loop_items(plan, play_plan, host, task, outer, levels, kept)  # type: ignore[arg-type]
         if isinstance(scopes, list) and item is not None and item < len(scopes):
             layers.append(_loop_layer(task, scopes[item], item))  # type: ignore[arg-type]
         else:
