@@ -91,17 +91,13 @@ def inventory_part(manager: VarsReader, host: Host, playbook_dir: str) -> tuple[
     inventory = manager.inventory.with_playbook_dir(playbook_dir)
     key, layers = _group_levels(manager, inventory, host, playbook_dir)
     below, above_groups, composed = unrun_layers(inventory, host)
-    names: set[Any] = {*host.vars, *host.get_magic_vars()}  # Host.get_vars's, never empty
-    for layer in (*above_groups, *composed):
-        names.update(layer.values)
-    encrypted = []
-    for vars_files in (inventory.vars_files, inventory.play_vars_files):
-        for path, data in vars_files.files_of(host):
-            if isinstance(data, Mapping):
-                names.update(data)
-            else:  # a file encrypted whole: a level that may set any name (make_layer's)
-                encrypted.append(make_layer("host_vars", f"host '{host.name}'", data, path))
-    names.update(any_name_marks(layer for layer in (*below, *layers, *encrypted) if layer is not None))
+    # its own levels but that of its inventory line (Host.get_vars's names, never empty): a fleet's hosts
+    # mostly have none, and a host_vars file's level is its own (one encrypted whole may set any name)
+    own = [layer for layer in (*above_groups, *composed,
+                               *_files(inventory.vars_files, [host], "inventory host_vars/*"),
+                               *_files(inventory.play_vars_files, [host], "playbook host_vars/*")) if layer is not None]
+    names: set[Any] = {*host.vars, *host.get_magic_vars(), *(name for layer in own for name in layer.values)}
+    names.update(any_name_marks(layer for layer in (*below, *layers, *own) if layer is not None))
     return key, frozenset(names)
 
 
