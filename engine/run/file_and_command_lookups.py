@@ -121,9 +121,9 @@ class LookupContext:
 
         return embedded_warning(templar)
 
-    def template_globals(self, templar: Templar) -> dict[str, Callable[..., Any]]:
-        """``lookup``, ``query`` and ``q`` for ``templar``'s Jinja context."""
-        return template_globals(templar, self)
+    def template_globals(self, templar_of: Callable[[], Templar]) -> dict[str, Callable[..., Any]]:
+        """``lookup``, ``query`` and ``q`` for the Jinja context of the templar ``templar_of()`` gives."""
+        return template_globals(templar_of, self)
 
     def invoke(self, templar: Templar, name: str, terms: list[Any], kwargs: dict[str, Any],
                invoked_as_with: bool = False) -> Any:

@@ -347,8 +347,8 @@ class PureLookups:
             raise TemplateFailure(f"the lookup {name!r} gives a value only when the task runs")
         return found
 
-    def template_globals(self, templar: Templar) -> dict[str, Callable[..., Any]]:
-        return template_globals(templar, self)
+    def template_globals(self, templar_of: Callable[[], Templar]) -> dict[str, Callable[..., Any]]:
+        return template_globals(templar_of, self)
 
     def invoke(self, templar: Templar, name: str, terms: list[Any], kwargs: dict[str, Any],
                invoked_as_with: bool = False) -> Any:
@@ -423,15 +423,17 @@ EMBEDDED_WARNING = ("Jinja constant strings should not contain embedded template
                     "default in ansible-core 2.23.")
 
 
-def template_globals(templar: Templar, context: Any) -> dict[str, Callable[..., Any]]:
-    """``lookup``, ``query`` and ``q`` for a templar's Jinja context."""
+def template_globals(templar_of: Callable[[], Templar], context: Any) -> dict[str, Callable[..., Any]]:
+    """``lookup``, ``query`` and ``q`` for the Jinja context of the templar ``templar_of()`` gives
+    (asked at each call: these functions are kept in that templar's globals, which must not hold it)."""
     def lookup(name: str, *terms: Any, **kwargs: Any) -> Any:
-        return invoke(templar, context, name, list(terms), kwargs)
+        return invoke(templar_of(), context, name, list(terms), kwargs)
 
     def query(name: str, *terms: Any, **kwargs: Any) -> Any:
-        return invoke(templar, context, name, list(terms), {**kwargs, "wantlist": True})
+        return invoke(templar_of(), context, name, list(terms), {**kwargs, "wantlist": True})
 
     def constant_template(text: str) -> Any:
+        templar = templar_of()
         if context.warn is not None:  # a run's lookups place it (engine.run.error_block.embedded_warning)
             placed = getattr(context, "embedded_warning", None)
             context.warn(placed(templar) if placed is not None else EMBEDDED_WARNING)

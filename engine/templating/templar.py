@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import keyword
 import re
+import weakref
 from collections.abc import Callable, Collection, Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Protocol
 
 from engine.booleans import FILTER_DEPRECATIONS
@@ -89,7 +90,8 @@ class Lookups(Protocol):
 
     warn: Callable[[str], None] | None
 
-    def template_globals(self, templar: Templar) -> dict[str, Callable[..., Any]]: ...
+    def template_globals(self, templar_of: Callable[[], Templar]) -> dict[str, Callable[..., Any]]:
+        """``lookup``, ``query`` and ``q`` for the Jinja context of the templar ``templar_of()`` gives."""
 
     def invoke(self, templar: Templar, name: str, terms: list[Any], kwargs: dict[str, Any],
                invoked_as_with: bool = False) -> Any: ...
@@ -170,7 +172,7 @@ class Templar:
     def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None, task_scope: bool = True,
                  bounded: bool = False, data: Collection[str] = (),
                  origin_of: Callable[[str, bool], Any] | None = None,
-                 deprecate: Callable[[str, str], None] | None = None) -> None:
+                 deprecate: Callable[[str, str], None] | None = None, *, tagging: bool = False) -> None:
         """``lookups``: the lookups a template may call (the run's, or engine.templating.pure_lookups.PureLookups
         for static templating); without it ``lookup``/``query``/``q`` are undefined and no lookup
         ever runs (no pipe, no password file). ``task_scope``: the variables are a task's or a
@@ -191,17 +193,22 @@ class Templar:
         conditional's message, following a value that names another, and for the error of a
         variable's template, not following), or None. ``deprecate(message, conditional)``: a
         run's deprecation warning about a conditional as written."""
-        self.origin_of = origin_of
-        self.deprecate = deprecate
-        self.raw = variables
-        self.data = data
-        self.lookups = lookups
-        self.task_scope = task_scope
-        self.bounded = bounded
-        self.variables = LazyVariables(variables, self._variable, loop_error=self._loop_failure,
-                                       deferred=self._deferred, data=data)
+        settings = (variables, lookups, task_scope, bounded, data, origin_of, deprecate, tagging)
+        self._set(settings)
+        self.variables: LazyVariables = _TemplarVariables(self, settings)
+
+    def _set(self, settings: tuple[Any, ...]) -> None:
+        (self.raw, self.lookups, self.task_scope, self.bounded, self.data, self.origin_of, self.deprecate,
+         self._tagging) = settings  # _tagging: variables handed to templates tagged as ansible's are (tagged_retry)
         self._globals: Mapping[str, Any] | None = None
-        self._tagging = False  # variables handed to templates tagged as ansible's are (tagged_retry)
+
+    @classmethod
+    def _of(cls, variables: _TemplarVariables, settings: tuple[Any, ...]) -> Templar:
+        """A templar of ``settings`` over ``variables``, which outlived the templar they were made for."""
+        templar = cls.__new__(cls)
+        templar._set(settings)
+        templar.variables = variables
+        return templar
 
     def _variable(self, value: Any) -> Any:
         """A variable's value rendered for a template that reads it (its undefined items kept)."""
@@ -274,9 +281,11 @@ class Templar:
 
     def _scope(self, env: Any) -> Mapping[str, Any]:
         if self._globals is None:
-            own = {CONDITIONAL_CONSTANT: self._conditional_constant}
+            # each through the variables' templar: a function of this templar kept in its globals would be a cycle
+            templar_of = self.variables.templar  # type: ignore[attr-defined]
+            own = {CONDITIONAL_CONSTANT: partial(_conditional_constant, templar_of)}
             if self.lookups is not None:
-                own.update(self.lookups.template_globals(self))
+                own.update(self.lookups.template_globals(templar_of))
             self._globals = Layered(own, env.globals)
         scope = Layered(self.variables, self._globals)
         if self._tagging:
@@ -365,8 +374,8 @@ class Templar:
                 return again[0]  # it only asks whether a variable the run certainly sets is defined
             if self._tagging or self.bounded or self.origin_of is None or replacing() is not None:
                 raise
-            retry = Templar(self.raw, self.lookups, self.task_scope, data=self.data, origin_of=self.origin_of)
-            retry._tagging = True
+            retry = Templar(self.raw, self.lookups, self.task_scope, data=self.data, origin_of=self.origin_of,
+                            tagging=True)
             failure = tagged_failure(exc, text,
                                      lambda: retry._render_once(text, expression, overrides, restore_newlines))
             if failure is exc:
@@ -568,6 +577,44 @@ class Templar:
         if not isinstance(letters, str) or len(letters) != len(scopes):
             return [None] * len(scopes)
         return [True if letter == "T" else False if letter == "F" else None for letter in letters]
+
+
+class _TemplarVariables(LazyVariables):
+    """A templar's variables, each rendered by the templar on its first read. They hold their
+    templar weakly: a templar and its variables holding each other would be a reference cycle,
+    which only the garbage collector frees, and a plan makes tens of thousands of templars, each
+    with what it rendered. Variables that outlive their templar (a host's ``hostvars`` handed on)
+    render with a new one of the same settings."""
+
+    def __init__(self, templar: Templar, settings: tuple[Any, ...]) -> None:
+        # (not LazyVariables.__init__: its callbacks, bound methods of the templar, are this class's methods)
+        self._raw, self._data = settings[0], settings[4]
+        self._done: dict[str, Any] = {}
+        self._busy: set[str] = set()
+        self._owner = weakref.ref(templar)
+        self._settings = settings
+        self._revived: Templar | None = None
+
+    def templar(self) -> Templar:
+        """The templar these variables render with."""
+        templar = self._owner()
+        if templar is None:
+            templar = self._revived = Templar._of(self, self._settings)  # kept: its cycle is rare
+            self._owner = weakref.ref(templar)
+        return templar
+
+    def _render(self, value: Any) -> Any:  # type: ignore[override]
+        return self.templar()._variable(value)
+
+    def _loop_error(self, message: str, key: str) -> Exception:  # type: ignore[override]
+        return self.templar()._loop_failure(message, key)
+
+    def _deferred(self, key: str, exc: Exception) -> Any:  # type: ignore[override]
+        return self.templar()._deferred(key, exc)
+
+
+def _conditional_constant(templar_of: Callable[[], Templar], text: str) -> Any:
+    return templar_of()._conditional_constant(text)
 
 
 # a template that is one variable, or a key of one: it gives back that value itself
