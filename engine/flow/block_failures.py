@@ -32,21 +32,21 @@ def block_paths(blocks: Iterable[Any]) -> tuple[dict[int, Path | None], frozense
     include loads are placed inside the include's blocks, as their failures are."""
     paths: dict[int, Path | None] = {}
     rescuing: set[int] = set()
-
-    def walk(items: Iterable[Any], path: Path) -> None:
-        for item in items:
-            if hasattr(item, "rescue"):  # a Block
-                if item.rescue:
-                    rescuing.add(id(item))
-                for section in (BLOCK, RESCUE, ALWAYS):
-                    walk(getattr(item, section), (*path, (id(item), section)))
-                continue
-            known = paths.get(id(item), path)
-            paths[id(item)] = path if known == path else None
-            walk(getattr(item, "children", ()), path)
-
-    walk(blocks, ())
+    _walk_paths(blocks, (), paths, rescuing)
     return paths, frozenset(rescuing)
+
+
+def _walk_paths(items: Iterable[Any], path: Path, paths: dict[int, Path | None], rescuing: set[int]) -> None:
+    for item in items:
+        if hasattr(item, "rescue"):  # a Block
+            if item.rescue:
+                rescuing.add(id(item))
+            for section in (BLOCK, RESCUE, ALWAYS):
+                _walk_paths(getattr(item, section), (*path, (id(item), section)), paths, rescuing)
+            continue
+        known = paths.get(id(item), path)
+        paths[id(item)] = path if known == path else None
+        _walk_paths(getattr(item, "children", ()), path, paths, rescuing)
 
 
 class BlockFailures:

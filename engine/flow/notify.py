@@ -170,21 +170,22 @@ def looping_notifications(includers: Iterable[Task], flush: Task | None = None) 
     every: set[str] = set()
     after: set[str] = set()
     found = False
-
-    def walk(blocks: Iterable[Any]) -> None:
-        nonlocal found
-        for block in blocks:
-            for task in block.tasks():
+    for include in includers:
+        if loop_of(include) is not None:
+            for task in _included_tasks(include.children):
                 found = found or task is flush
                 every.update(notifications(task))
                 if found and task is not flush:
                     after.update(notifications(task))
-                walk(task.children)
-
-    for include in includers:
-        if loop_of(include) is not None:
-            walk(include.children)
     return after if found else every
+
+
+def _included_tasks(blocks: Iterable[Any]) -> Iterator[Task]:
+    """The tasks of ``blocks`` in order, those an include loads after the include."""
+    for block in blocks:
+        for task in block.tasks():
+            yield task
+            yield from _included_tasks(task.children)
 
 
 def with_includers(blocks: Iterable[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:

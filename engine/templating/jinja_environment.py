@@ -351,19 +351,23 @@ def template_constant(node: Any, renderer: str) -> Any:
 def _mark_constant_lookup_terms(tree: Any) -> Any:
     from jinja2 import nodes
 
-    def wrap(node: Any) -> Any:
-        node = template_constant(node, CONSTANT_TEMPLATE)
-        if isinstance(node, (nodes.List, nodes.Tuple)):
-            node.items = [wrap(item) for item in node.items]
-        elif isinstance(node, nodes.Dict):
-            for pair in node.items:
-                pair.value = wrap(pair.value)
-        return node
-
     for call in tree.find_all(nodes.Call):
         if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_NAMES and call.args:
-            call.args = [call.args[0], *(wrap(arg) for arg in call.args[1:])]
+            call.args = [call.args[0], *(_constant_term(arg) for arg in call.args[1:])]
     return tree
+
+
+def _constant_term(node: Any) -> Any:
+    """A lookup's term with each constant string in it (in lists, tuples and dict values) marked as one."""
+    from jinja2 import nodes
+
+    node = template_constant(node, CONSTANT_TEMPLATE)
+    if isinstance(node, (nodes.List, nodes.Tuple)):
+        node.items = [_constant_term(item) for item in node.items]
+    elif isinstance(node, nodes.Dict):
+        for pair in node.items:
+            pair.value = _constant_term(pair.value)
+    return node
 
 
 def options_environment(overrides: tuple[tuple[str, Any], ...], bounded: bool = False) -> Any:

@@ -9,7 +9,9 @@ statically" rather than an error.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Mapping
+from functools import partial
 
 from engine.templating.backslashes import escaping_backslashes
 from engine.templating.bounds import StaticRefusal, TooLarge, evaluation
@@ -247,19 +249,19 @@ class _Stored(Mapping[str, "Any"]):
     """A :class:`LazyVars`' values as written."""
 
     def __init__(self, variables: LazyVars) -> None:
-        self._variables = variables
+        self._variables = weakref.ref(variables)  # (held by their LazyVars alone: no cycle with it)
 
     def __getitem__(self, name: str) -> Any:
-        return dict.__getitem__(self._variables, name)
+        return dict.__getitem__(self._variables(), name)  # type: ignore[arg-type]
 
     def __contains__(self, name: object) -> bool:
-        return dict.__contains__(self._variables, name)
+        return dict.__contains__(self._variables(), name)  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[str]:
-        return dict.__iter__(self._variables)
+        return dict.__iter__(self._variables())  # type: ignore[arg-type]
 
     def __len__(self) -> int:
-        return dict.__len__(self._variables)
+        return dict.__len__(self._variables())  # type: ignore[arg-type]
 
 
 class LazyVars(dict):  # type: ignore[type-arg]
@@ -275,13 +277,10 @@ class LazyVars(dict):  # type: ignore[type-arg]
 
     def __init__(self, variables: Mapping[str, Any]) -> None:
         super().__init__(variables)
-        self._lazy = LazyVariables(_Stored(self), self._templated, Unresolved)
+        self._lazy = LazyVariables(_Stored(self), partial(_templated, weakref.ref(self)), Unresolved)
         self._reads: dict[str, frozenset[str]] = {}
         """The names templating each value read: read again from what was templated before, they
         are recorded again (:class:`names_recorded`)."""
-
-    def _templated(self, value: Any) -> Any:
-        return render_or(value, self) if is_template(value) else value
 
     def __getitem__(self, name: str) -> Any:
         reads = self._reads.get(name)
@@ -298,11 +297,25 @@ class LazyVars(dict):  # type: ignore[type-arg]
     def get(self, name: str, default: Any = None) -> Any:
         return self[name] if dict.__contains__(self, name) else default
 
+    def __copy__(self) -> LazyVars:
+        return LazyVars(self)  # (dict's copy would share this one's reading of the values as written)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LazyVars:
+        import copy
+
+        return LazyVars(copy.deepcopy(dict(self), memo))
+
     def values(self) -> Any:
         return [self[name] for name in self]
 
     def items(self) -> Any:
         return [(name, self[name]) for name in self]
+
+
+def _templated(variables: weakref.ref[LazyVars], value: Any) -> Any:
+    """``value`` of a :class:`LazyVars` templated against it (held weakly by its values as written,
+    which it holds)."""
+    return render_or(value, variables()) if is_template(value) else value  # type: ignore[arg-type]
 
 
 def resolve_variables(variables: Mapping[str, Any]) -> LazyVars:
