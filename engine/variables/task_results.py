@@ -298,6 +298,12 @@ def unknown_result(task: Task, outside_check_mode: bool = False, recovered: bool
     return effects
 
 
+def _run_decides(why: str, fails: bool) -> RunDecides:
+    decides = RunDecides(why)
+    decides.fails = fails
+    return decides
+
+
 def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, cache: SourceCache,
          facts: dict[str, Any], effects: Effects, label: str, merge_hashes: bool = False, stops: bool = True) -> Any:
     """The task's own effect on ``facts`` / ``effects``; its result where its shape is known
@@ -316,7 +322,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
                 delegated = isinstance(task.data, Mapping) and bool(task.data.get("delegate_facts"))
                 value = RuntimeValue(f"set by {label} from what only the run knows: {exc}",
                                      defined=stops and not delegated and "omit" not in str(raw))
-                unknown.append(exc)
+                unknown.append(exc.with_traceback(None))  # (its frames hold this list: a cycle)
             if not omitted(value):  # an argument templated to omit is dropped: the name is not set
                 values[str(name)] = value
         facts.update(values)
@@ -332,9 +338,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             files, data = included_vars(task, args, templar, basedir, cache, label)
             data = with_hash_behaviour(args, data, templar, merge_hashes, label)
         except VarsFilesUnknown as exc:
-            unknown = RunDecides(str(exc))
-            unknown.fails = isinstance(exc, VarsFilesFail)
-            raise unknown from exc
+            raise _run_decides(str(exc), isinstance(exc, VarsFilesFail)) from exc  # (no local of this frame holds it)
         layer = _layer("include_vars", f"include_vars in {label}", data, task, files[0] if files else None)
         effects.included.append(layer)
         return {"ansible_included_var_files": files, "ansible_facts": dict(data), "failed": False, "changed": False}
