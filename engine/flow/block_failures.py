@@ -189,21 +189,21 @@ def section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
     if found is None:
         rescuing: set[int] = set()
         recovered: set[int] = set()
-
-        def walk(items: list[Any], protected: bool, rescue: bool) -> None:
-            for item in items:
-                if isinstance(item, Block):
-                    walk(item.block, protected or bool(item.rescue or item.always), rescue)
-                    walk(item.rescue, protected, True)
-                    walk(item.always, protected, rescue)
-                else:
-                    if protected:
-                        recovered.add(id(item))
-                    if rescue:
-                        rescuing.add(id(item))
-                    for child in item.children:
-                        walk([child], protected, rescue)
-
-        walk(play.compile(), False, False)
+        _walk_sections(play.compile(), False, False, rescuing, recovered)
         found = play.derived["section_tasks"] = (frozenset(rescuing), frozenset(recovered))
     return found
+
+
+def _walk_sections(items: list[Any], protected: bool, rescue: bool, rescuing: set[int], recovered: set[int]) -> None:
+    for item in items:
+        if isinstance(item, Block):
+            _walk_sections(item.block, protected or bool(item.rescue or item.always), rescue, rescuing, recovered)
+            _walk_sections(item.rescue, protected, True, rescuing, recovered)
+            _walk_sections(item.always, protected, rescue, rescuing, recovered)
+        else:
+            if protected:
+                recovered.add(id(item))
+            if rescue:
+                rescuing.add(id(item))
+            for child in item.children:
+                _walk_sections([child], protected, rescue, rescuing, recovered)

@@ -138,6 +138,12 @@ CONDITIONAL_CONSTANT = "__pls_conditional_constant"
 
 
 def _mark_conditional_constants(tree: Any) -> Any:
+    return _constant_marker()().visit(tree)
+
+
+@lru_cache(maxsize=1)
+def _constant_marker() -> type:
+    """The transformer marking a conditional's constant strings, made once (Jinja imported when first needed)."""
     from jinja2 import nodes
     from jinja2.visitor import NodeTransformer
 
@@ -150,7 +156,7 @@ def _mark_conditional_constants(tree: Any) -> Any:
                 return node  # a lookup term: templated by the lookup, once
             return self.generic_visit(node)
 
-    return Mark().visit(tree)
+    return Mark
 
 
 _PLAIN_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
