@@ -130,9 +130,10 @@ def tune_gc() -> None:
 
 
 def _no_gc() -> None:
-    """No cyclic collection at all: a listing keeps nearly everything it builds until it prints
-    and exits, so a collection only re-scans live objects (a twentieth of a cold listing even
-    with :func:`tune_gc`'s thresholds); the few cycles it leaves go with the process."""
+    """No cyclic collection at all: a listing or a plan keeps nearly everything it builds until it
+    prints and exits, so a collection only re-scans live objects (a twentieth of a cold listing even
+    with :func:`tune_gc`'s thresholds); the few cycles they leave go with the process (what a plan
+    makes per task and host, templars above all, holds none: tests/engine/test_no_reference_cycles.py)."""
     import gc
 
     gc.disable()
@@ -161,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 2
     ends_process = args.handler is _run_listing and argv is None  # a process of its own, which ends with the listing
-    if ends_process:
+    if ends_process or argv is None and getattr(args, "command", None) == "plan":  # (a plan's too)
         _no_gc()
     else:
         tune_gc()
