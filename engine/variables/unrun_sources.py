@@ -163,19 +163,8 @@ def with_unrun(inventory: Any, host: Host, magic: dict[str, Any], play_plan: Any
     hosts only such a source knows."""
     changed = unrun_magic(inventory, host, magic)
     maybe = getattr(play_plan, "maybe", None)
-    more = _more_hosts(inventory, play_plan) if play_plan is not None and getattr(inventory, "unrun", ()) else None
+    more = getattr(play_plan, "more_hosts", None) if getattr(inventory, "unrun", ()) else None  # (under --limit)
     if maybe or more:
         why = RuntimeValue(f"the play's hosts: {next(iter(maybe.values()))}" if maybe else more)
         changed.update((name, why) for name in PLAY_LISTS if name in magic)
     return {**magic, **changed} if changed else magic
-
-
-def _more_hosts(inventory: Any, play_plan: Any) -> str | None:
-    """Why the play may run on hosts only a source not run knows (engine.flow.unrun_hosts), once per play."""
-    from engine.flow.unrun_hosts import more_hosts
-
-    kept = play_plan.__dict__.get("more hosts")
-    if kept is None or kept[0] is not inventory:
-        kept = play_plan.__dict__["more hosts"] = (inventory, more_hosts(inventory.data, play_plan.play.hosts,
-                                                                         list(inventory.unrun)))
-    return kept[1]  # type: ignore[no-any-return]

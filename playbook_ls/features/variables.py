@@ -182,7 +182,7 @@ def play_context(index: WorkspaceIndex, reach: Reach, inventory: list[str] | Non
     one inventory for every file the playbook reaches), and the play's hosts in it (the
     implicit localhost when its pattern matches none)."""
     from engine.flow.plan import PlayPlan, RunOptions, play_order
-    from engine.flow.unrun_hosts import maybe_hosts
+    from engine.flow.unrun_hosts import maybe_hosts, more_hosts
     from engine.inventory.patterns import HostPatternError, select_hosts
 
     book = reach.book.path
@@ -199,7 +199,7 @@ def play_context(index: WorkspaceIndex, reach: Reach, inventory: list[str] | Non
                            remote_user=index.configs.for_path(book).remote_user)
     ordered, order_known = play_order(reach.play, hosts)
     return plan, PlayPlan(reach.play, ordered, [], order_known=order_known, hosts_all=[host.name for host in hosts],
-                          maybe=maybe)
+                          maybe=maybe, more_hosts=more_hosts(inv.data, reach.play.hosts, inv.unrun))
 
 
 def values_in_contexts(index: WorkspaceIndex, path: str, line: int, name: str,

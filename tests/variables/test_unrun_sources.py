@@ -98,3 +98,24 @@ def test_a_host_only_a_script_may_add_is_unknown_in_hostvars(tmp_path: Path) -> 
     found = values_at(tmp_path, "site.yml:4", "w1", 0, ["p_other", "p_self"], as_written=True)
     assert found["p_self"] == "w1"
     assert found["p_other"].startswith("unknown: ") and "may add the host" in found["p_other"]
+
+
+def test_play_lists_under_a_limit_naming_only_hosts_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``--limit web-1`` (a host read), a host only the script may add is left out of the play
+    (ansible applies the limit to every host, the script's too): the play's hosts are web-1 alone,
+    so a condition on their number is decided, as the play's own ``more_hosts`` says (None)."""
+    import shutil
+
+    from engine.flow.host_plan import plan_hosts
+    from engine.flow.plan import RunOptions, make_plan
+
+    shutil.copytree(HERE / "script_hosts" / "inventory", tmp_path / "inventory")
+    (tmp_path / "site.yml").write_text(
+        "- hosts: all\n  gather_facts: false\n  tasks:\n"
+        "    - name: one host\n      ansible.builtin.debug:\n        msg: alone\n"
+        "      when: ansible_play_hosts | length == 1\n")
+    monkeypatch.chdir(tmp_path)
+    plan = make_plan(RunOptions(playbook="site.yml", inventory=["inventory"], limit="web-1"), dynamic_inventory=False)
+    plays = plan_hosts(plan)
+    assert [play.more_hosts for play in plays] == [None]
+    assert {host: outcome.outcome for host, outcome in plays[0].tasks[0].hosts.items()} == {"web-1": "runs"}
