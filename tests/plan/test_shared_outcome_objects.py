@@ -128,6 +128,25 @@ def test_play_lists_less_removed_once_per_batch_and_items(monkeypatch: pytest.Mo
     assert settled.value("ansible_play_hosts", list(hosts), "h003")[0] == hosts
 
 
+def test_maybe_removed_hosts_told_once_per_hosts_and_list() -> None:
+    """Why a list is the run's to know names the hosts of it that maybe failed, sorted: made once
+    while the maybe-removed hosts and the list's hosts stay the same (a play's lists at each task)."""
+    from engine.flow import removed_hosts
+    from engine.flow.removed_hosts import RemovedHosts
+
+    hosts = [f"h{n:03d}" for n in range(300)]
+    removed_hosts._uncertain.cache_clear()  # noqa: SLF001
+    for _task in range(3):  # each task's removed hosts: an object of their own, equal ones
+        removed = RemovedHosts(frozenset(), frozenset({"h299", "h002", "x"}), (tuple(hosts),))
+        for name in ("ansible_play_hosts", "ansible_play_batch", "play_hosts"):
+            assert removed.value(name, list(hosts), "h001") == (
+                None, "whether h002, h299 failed or ended earlier in the play (the run's to know)")
+        assert removed.value("ansible_play_batch", hosts[3:200], "h003") == (
+            None, "whether h002, h299 failed or ended earlier in the play (the run's to know)")  # its batch's
+        assert removed.value("ansible_play_hosts", hosts[3:200], "h003") == (hosts[3:200], None)
+    assert removed_hosts._uncertain.cache_info().misses == 2  # noqa: SLF001
+
+
 def test_stopped_hosts_outcomes_made_once_each_a_copy() -> None:
     """The outcomes of the hosts a failure stopped are made once while the stopped hosts stay the
     same; each task gets a dict of its own (the plan writes the other hosts' into it)."""
