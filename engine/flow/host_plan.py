@@ -47,7 +47,7 @@ from engine.flow.play_host_order import run_order_unknown
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
 from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, run_once_hosts, runs_once
-from engine.flow.stopped_hosts import StoppedHosts
+from engine.flow.stopped_hosts import Failed, StoppedHosts
 from engine.flow.templated_notify import notify_renderer
 from engine.flow.unrun_hosts import maybe_in_play
 from engine.loading.keywords import META
@@ -85,7 +85,7 @@ def _plan_hosts(plan: Plan) -> list[PlannedPlay]:
     from engine.variables.setter_classes import share_setters
 
     share_setters(plan)  # what the tasks before set, followed class by class
-    failed: dict[str, tuple[str, bool]] = {}  # a host that failed is out of the later plays too
+    failed = Failed()  # a host that failed is out of the later plays too
     stopped: list[tuple[str, bool]] = []  # the playbook stopped (certainly or maybe), and why
     plays = []
     changes = Changes(plan)  # what add_host and group_by did to the inventory by each play, as vars reads it

@@ -14,6 +14,61 @@ if TYPE_CHECKING:
     from engine.inventory.data import Host
 
 
+class Failed(dict[str, tuple[str, bool]]):
+    """The hosts failed so far and why (failure, certain), counting its changes: a reader that keeps
+    what it made of them knows they are the same without comparing thousands of hosts at each task."""
+
+    __slots__ = ("changes",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.changes = 0
+
+    def __setitem__(self, key: str, value: tuple[str, bool]) -> None:
+        self.changes += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.changes += 1
+        super().__delitem__(key)
+
+    def __ior__(self, other: Any) -> Failed:  # type: ignore[override,misc]
+        self.changes += 1
+        return super().__ior__(other)  # type: ignore[return-value]
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.changes += 1
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self.changes += key not in self
+        return super().setdefault(key, default)
+
+    def pop(self, *args: Any) -> Any:
+        self.changes += 1
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[str, tuple[str, bool]]:
+        self.changes += 1
+        return super().popitem()
+
+    def clear(self) -> None:
+        self.changes += 1
+        super().clear()
+
+
+def _same(kept: tuple[Any, ...], failed: Mapping[str, tuple[str, bool]]) -> bool:
+    """Whether ``failed`` is as ``kept`` (:func:`_kept`) holds it: by its count of changes for a
+    :class:`Failed`, by its hosts for another mapping."""
+    if type(failed) is Failed:
+        return kept[0] is failed and kept[1] == failed.changes
+    return kept[0] is None and kept[1] == failed
+
+
+def _kept(failed: Mapping[str, tuple[str, bool]]) -> tuple[Any, ...]:
+    return (failed, failed.changes) if type(failed) is Failed else (None, dict(failed))
+
+
 class StoppedHosts:
     """The views of one play's stopped hosts, kept while they stay the same."""
 
@@ -31,9 +86,9 @@ class StoppedHosts:
         ``resuming`` ones (an always or rescue section), ``certain``/``maybe``: the ended ones."""
         rest = (resuming, frozenset(certain), frozenset(maybe), id(batches))
         if self._views is not None and self._state is not None and self._state[1:] == rest and \
-                self._state[0] == failed:  # compared where they are, copied only when they changed
+                _same(self._state[0], failed):  # compared where they are, copied only when they changed
             return self._views
-        state = (dict(failed), *rest)
+        state = (_kept(failed), *rest)
         running = [host for host in hosts if (host.name not in failed or host.name in resuming)
                    and host.name not in certain] if failed or certain else hosts
         out = {h: why[1] or why[0] for h, why in failed.items() if h not in resuming}
@@ -48,9 +103,9 @@ class StoppedHosts:
         """The failed hosts not ``resuming`` grouped by their failure and whether they failed before
         the play (``before``): each group's hosts are stopped alike at every task; and the others
         of ``names``, in their order."""
-        if self._groups is not None and self._groups[0][1] == resuming and self._groups[0][0] == failed:
+        if self._groups is not None and self._groups[0][1] == resuming and _same(self._groups[0][0], failed):
             return self._groups[1]  # type: ignore[no-any-return]
-        state = (dict(failed), resuming)
+        state = (_kept(failed), resuming)
         found: dict[tuple[tuple[str, bool], bool], list[str]] = {}
         for host, why in failed.items():
             if host not in resuming:

@@ -168,6 +168,36 @@ def test_stopped_hosts_outcomes_made_once_each_a_copy() -> None:
     assert stopped.outcomes(hosts, groups, lambda why, earlier: why, "key")["h2"] == failed["h2"]
 
 
+def test_stopped_hosts_worked_out_again_when_the_failed_hosts_change() -> None:
+    """The failed hosts counted by their changes: the stopped hosts' views and groups are kept while
+    no change was made, worked out again after any (each way a mapping is changed), and for a plain
+    mapping kept while its hosts compare equal."""
+    from engine.flow.stopped_hosts import Failed, StoppedHosts
+
+    hosts = [SimpleNamespace(name=f"h{n}") for n in range(4)]
+    names = [host.name for host in hosts]
+    batches = [names]
+    changes = [lambda f: f.__setitem__("h1", ("a", True)), lambda f: f.setdefault("h2", ("b", False)),
+               lambda f: f.update({"h3": ("c", True)}), lambda f: f.__ior__({"h0": ("d", True)}),
+               lambda f: f.pop("h0"), lambda f: f.__delitem__("h3"), lambda f: f.popitem(), lambda f: f.clear()]
+    for failed in (Failed(), {}):
+        stopped = StoppedHosts()
+        for change in changes:
+            before = stopped.views(hosts, failed, frozenset(), {}, {}, batches)
+            groups = stopped.groups(names, failed, frozenset(), set())
+            assert stopped.views(hosts, failed, frozenset(), {}, {}, batches) is before
+            assert stopped.groups(names, failed, frozenset(), set())[0] is groups[0]
+            change(failed)
+            running, out, _removed = stopped.views(hosts, failed, frozenset(), {}, {}, batches)
+            assert [host.name for host in running] == [name for name in names if name not in failed]
+            assert out == {host: why[1] or why[0] for host, why in failed.items()}
+            assert stopped.groups(names, failed, frozenset(), set())[1] == [n for n in names if n not in failed]
+    failed = Failed({"h1": ("a", True)})
+    changes_before = failed.changes
+    failed.setdefault("h1", ("b", False))  # no change: h1 holds its failure
+    assert failed.changes == changes_before and failed["h1"] == ("a", True)
+
+
 @pytest.mark.parametrize("handler", [False, True])
 @pytest.mark.parametrize("once", [None, True])
 def test_ended_hosts_outcomes_are_those_of_each_host(handler: bool, once: bool | None) -> None:
