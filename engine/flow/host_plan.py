@@ -393,12 +393,19 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             # a handler its when skips was reached (its register keeps the skipped result); a meta
             # action its when skips ended nothing
             reached = not ends_in_batch(planned.task)
+            answers = {id(o): _ran(o, reached) for o in distinct(planned.hosts)}  # each object's once
             planned_runs.setdefault(id(planned.task), []).append(
-                {host: o.reason if o.outcome == DEPENDS else
-                 o.outcome in (RUNS, FAILS) or reached and o.outcome == SKIPPED and not o.unreported
-                 for host, o in planned.hosts.items()})
+                dict.fromkeys(planned.hosts, *answers.values()) if len(answers) == 1 else  # one for every host
+                {host: answers[id(o)] for host, o in planned.hosts.items()})
     play_plan.planned_runs = planned_runs  # type: ignore[attr-defined] - read by engine.variables.host_runtime
     return result
+
+
+def _ran(o: HostOutcome, reached: bool) -> bool | str:
+    """Whether a task whose outcome on a host is ``o`` runs there (``reached``: a skipped one is
+    reached, as a handler's when), or why only the run knows."""
+    return o.reason if o.outcome == DEPENDS else \
+        o.outcome in (RUNS, FAILS) or reached and o.outcome == SKIPPED and not o.unreported
 
 
 def _again(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]], batches: list[list[str]],
