@@ -256,7 +256,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             clear_host_errors(task, planned, failed, cleared)
             result.tasks.append(planned)
             continue
-        planning = hosts
+        planning, grouped = hosts, None
 
         def forced_handler(names: list[str], task: Task = task, conditions: Any = conditions,
                            removed: Any = removed) -> dict[str, HostOutcome]:
@@ -278,12 +278,14 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if forced is None:
                 forced = [force_handlers(plan, play)]
             groups, planning = stopped.groups(hosts, failed, blocks.resuming, before)
+            grouped = (task.handler, forced[0])  # (the groups' objects are those of the hosts but the planned ones)
             planned.hosts = stopped.outcomes(  # in the play's order
-                hosts, groups, partial(_stopped_alike, task.handler, forced[0]), (task.handler, forced[0]))
+                hosts, groups, partial(_stopped_alike, task.handler, forced[0]), grouped)
             for (why, earlier), members in groups.items():
                 if task.handler and forced[0] is True and why[1] and not earlier and heard.flush is None \
                         and not includers:  # force_handlers: the section's flush runs in an always
                     planned.hosts.update(forced_handler(members))
+                    grouped = None
         place = where(planned)  # told in every failure's reason: worked out once, not per host
         handler_outcome = None
         for host in planning:
@@ -362,7 +364,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         stopping.clear()
         _max_fail(play, batches, failed, before, planned)
         # its objects found once here for the readers after (blocks.note's, the end of the play's, the JSON)
-        objects = list(distinct(planned.hosts))
+        objects = None if grouped is None else stopped.objects(grouped, groups, planned.hosts, planning)
+        objects = list(distinct(planned.hosts)) if objects is None else objects
         planned.hosts = known(planned.hosts, objects)
         blocks.note(task, planned.hosts, objects)
         _note_changes(plan, play_plan, planned, batches, signatures)

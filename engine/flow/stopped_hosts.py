@@ -6,6 +6,7 @@ these are worked out again only when the stopped hosts changed, not per task and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.removed_hosts import RemovedHosts
@@ -76,7 +77,7 @@ class StoppedHosts:
         self._state: tuple[Any, ...] | None = None
         self._views: tuple[list[Host], dict[str, bool | str], RemovedHosts] | None = None
         self._groups: tuple[Any, ...] | None = None
-        self._outcomes: dict[Any, tuple[Any, dict[str, Any]]] = {}
+        self._outcomes: dict[Any, tuple[Any, dict[str, Any], list[tuple[int, Any]], dict[str, int]]] = {}
 
     def views(self, hosts: list[Host], failed: Mapping[str, tuple[str, bool]], resuming: frozenset[str],
               certain: Mapping[str, Any], maybe: Mapping[str, Any],
@@ -122,7 +123,27 @@ class StoppedHosts:
         kept = self._outcomes.get(key)
         if kept is None or kept[0] is not groups:
             made: dict[str, Any] = dict.fromkeys(names)
+            objects = []
             for (why, earlier), members in groups.items():
-                made.update(dict.fromkeys(members, stopped(why, earlier)))
-            kept = self._outcomes[key] = (groups, made)
+                made.update(dict.fromkeys(members, outcome := stopped(why, earlier)))
+                objects.append(outcome)
+            # each group's object with the place of its first host (a failed host not of ``names``
+            # comes after them, as ``made`` holds it)
+            index = dict(zip(made, range(len(made)), strict=True))
+            firsts = [(min(map(index.__getitem__, members)), outcome)
+                      for members, outcome in zip(groups.values(), objects, strict=True)]
+            kept = self._outcomes[key] = (groups, made, firsts, index)
         return dict(kept[1])
+
+    def objects(self, key: Any, groups: Any, found: Mapping[str, Any], others: list[str]) -> list[Any] | None:
+        """The objects of ``found``, each once in the order of its first host (engine.flow.outcomes.distinct),
+        where ``found`` is a copy :meth:`outcomes` gave for ``key`` and ``groups`` in which only the hosts
+        of ``others`` were written: each group's object at its first host, and the others' own, without
+        a pass over the stopped hosts. None where the others are most of the hosts (a pass is as cheap)."""
+        kept = self._outcomes.get(key)
+        if kept is None or kept[0] is not groups or len(others) * 4 > len(found):
+            return None
+        _groups, _made, firsts, index = kept
+        placed = sorted([*firsts, *zip(map(index.__getitem__, others), map(found.__getitem__, others), strict=True)],
+                        key=itemgetter(0))
+        return list({id(outcome): outcome for _at, outcome in placed}.values())

@@ -198,6 +198,35 @@ def test_stopped_hosts_worked_out_again_when_the_failed_hosts_change() -> None:
     assert failed.changes == changes_before and failed["h1"] == ("a", True)
 
 
+def test_stopped_hosts_objects_are_those_of_each_host() -> None:
+    """A task's outcome objects where only the hosts no failure stopped were written are the stopped
+    groups' and theirs, in the order of their first host, as a pass over every host finds them."""
+    from engine.flow.outcomes import distinct
+    from engine.flow.stopped_hosts import StoppedHosts
+
+    names = [f"h{n:02d}" for n in range(40)]
+    failed = {name: (("a", True), ("b", False))[n % 3 == 1] for n, name in enumerate(names) if n % 5 and n != 1}
+    failed["h09"] = failed["h33"] = ("c", True)
+    runs, skipped = HostOutcome(RUNS), HostOutcome(SKIPPED, "its when")
+    stopped = StoppedHosts()
+    groups, others = stopped.groups(names, failed, frozenset(), {"h03"})
+    by_failure = {why: HostOutcome(SKIPPED, why[0], True) for why in failed.values()}
+    found = stopped.outcomes(names, groups, lambda why, earlier: by_failure[why], "key")
+    for n, host in enumerate(others):
+        found[host] = (runs, skipped, runs)[n % 3]
+    assert stopped.objects("key", groups, found, others) == list(distinct(found))
+    assert stopped.objects("key", {}, found, others) is None  # other groups: not these
+    assert stopped.objects("key", groups, found, names) is None  # most hosts written: a pass
+    alone = StoppedHosts()  # failed hosts not of the play's come after its own
+    failed = {"h01": ("a", True), "x": ("b", True), "y": ("c", False), **dict.fromkeys(names[2:10], ("c", False))}
+    groups, others = alone.groups(names[:11], failed, frozenset(), set())
+    found = alone.outcomes(names[:11], groups, lambda why, earlier: by_failure.setdefault(why, HostOutcome(*why)),
+                           "key")
+    assert list(found) == [*names[:11], "x", "y"] and others == ["h00", "h10"]
+    found.update(dict.fromkeys(others, runs))
+    assert alone.objects("key", groups, found, others) == list(distinct(found))
+
+
 @pytest.mark.parametrize("handler", [False, True])
 @pytest.mark.parametrize("once", [None, True])
 def test_ended_hosts_outcomes_are_those_of_each_host(handler: bool, once: bool | None) -> None:
