@@ -42,7 +42,7 @@ from engine.flow.include_item_stops import (
     may_stop_later_items,
     unsure_stop,
 )
-from engine.flow.outcomes import distinct, known
+from engine.flow.outcomes import KnownOutcomes, distinct, known
 from engine.flow.play_host_order import run_order_unknown
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
@@ -280,7 +280,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             groups, planning = stopped.groups(hosts, failed, blocks.resuming, before)
             grouped = (task.handler, forced[0])  # (the groups' objects are those of the hosts but the planned ones)
             planned.hosts = stopped.outcomes(  # in the play's order
-                hosts, groups, partial(_stopped_alike, task.handler, forced[0]), grouped)
+                hosts, groups, partial(_stopped_alike, task.handler, forced[0]), grouped, planning)
             for (why, earlier), members in groups.items():
                 if task.handler and forced[0] is True and why[1] and not earlier and heard.flush is None \
                         and not includers:  # force_handlers: the section's flush runs in an always
@@ -366,7 +366,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         # its objects found once here for the readers after (blocks.note's, the end of the play's, the JSON)
         objects = None if grouped is None else stopped.objects(grouped, groups, planned.hosts, planning)
         objects = list(distinct(planned.hosts)) if objects is None else objects
-        planned.hosts = known(planned.hosts, objects)
+        planned.hosts = planned.hosts.found(objects) if type(planned.hosts) is KnownOutcomes else \
+            known(planned.hosts, objects)  # (one made for this task: no copy)
         blocks.note(task, planned.hosts, objects)
         _note_changes(plan, play_plan, planned, batches, signatures)
         heard.note(task, planned, item is not None)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.outcomes import KnownOutcomes
 from engine.flow.removed_hosts import RemovedHosts
 
 if TYPE_CHECKING:
@@ -116,10 +117,13 @@ class StoppedHosts:
         return found, others
 
     def outcomes(self, names: list[str], groups: dict[tuple[tuple[str, bool], bool], list[str]],
-                 stopped: Callable[[tuple[str, bool], bool], Any], key: Any) -> dict[str, Any]:
+                 stopped: Callable[[tuple[str, bool], bool], Any], key: Any,
+                 others: list[str] | None = None) -> dict[str, Any]:
         """A task's outcomes by host, in the order of ``names``: each host of ``groups`` (:meth:`groups`)
         as ``stopped`` gives its group (a failure and whether before the play), the others None. A
-        copy of one made once while the groups and ``key`` (what ``stopped`` reads) stay the same."""
+        copy of one made once while the groups and ``key`` (what ``stopped`` reads) stay the same:
+        where only the few hosts of ``others`` are written into it after (:meth:`objects`), one
+        that takes its objects once found without a copy (KnownOutcomes)."""
         kept = self._outcomes.get(key)
         if kept is None or kept[0] is not groups:
             made: dict[str, Any] = dict.fromkeys(names)
@@ -133,7 +137,7 @@ class StoppedHosts:
             firsts = [(min(map(index.__getitem__, members)), outcome)
                       for members, outcome in zip(groups.values(), objects, strict=True)]
             kept = self._outcomes[key] = (groups, made, firsts, index)
-        return dict(kept[1])
+        return KnownOutcomes.unfound(kept[1]) if others is not None and _few(others, kept[1]) else dict(kept[1])
 
     def objects(self, key: Any, groups: Any, found: Mapping[str, Any], others: list[str]) -> list[Any] | None:
         """The objects of ``found``, each once in the order of its first host (engine.flow.outcomes.distinct),
@@ -141,9 +145,14 @@ class StoppedHosts:
         of ``others`` were written: each group's object at its first host, and the others' own, without
         a pass over the stopped hosts. None where the others are most of the hosts (a pass is as cheap)."""
         kept = self._outcomes.get(key)
-        if kept is None or kept[0] is not groups or len(others) * 4 > len(found):
+        if kept is None or kept[0] is not groups or not _few(others, found):
             return None
         _groups, _made, firsts, index = kept
         placed = sorted([*firsts, *zip(map(index.__getitem__, others), map(found.__getitem__, others), strict=True)],
                         key=itemgetter(0))
         return list({id(outcome): outcome for _at, outcome in placed}.values())
+
+
+def _few(others: list[str], found: Mapping[str, Any]) -> bool:
+    """Whether the hosts of ``others`` are few among those of ``found``: a pass over the rest saved."""
+    return len(others) * 4 <= len(found)

@@ -201,7 +201,7 @@ def test_stopped_hosts_worked_out_again_when_the_failed_hosts_change() -> None:
 def test_stopped_hosts_objects_are_those_of_each_host() -> None:
     """A task's outcome objects where only the hosts no failure stopped were written are the stopped
     groups' and theirs, in the order of their first host, as a pass over every host finds them."""
-    from engine.flow.outcomes import distinct
+    from engine.flow.outcomes import KnownOutcomes, distinct
     from engine.flow.stopped_hosts import StoppedHosts
 
     names = [f"h{n:02d}" for n in range(40)]
@@ -211,10 +211,14 @@ def test_stopped_hosts_objects_are_those_of_each_host() -> None:
     stopped = StoppedHosts()
     groups, others = stopped.groups(names, failed, frozenset(), {"h03"})
     by_failure = {why: HostOutcome(SKIPPED, why[0], True) for why in failed.values()}
-    found = stopped.outcomes(names, groups, lambda why, earlier: by_failure[why], "key")
+    found = stopped.outcomes(names, groups, lambda why, earlier: by_failure[why], "key", others)
+    assert isinstance(found, KnownOutcomes) and found.objects is None  # few others: objects found after
     for n, host in enumerate(others):
         found[host] = (runs, skipped, runs)[n % 3]
-    assert stopped.objects("key", groups, found, others) == list(distinct(found))
+    objects = stopped.objects("key", groups, found, others)
+    assert objects == list(distinct(found))
+    assert found.found(objects) is found and distinct(found) == tuple(objects)
+    assert type(stopped.outcomes(names, groups, lambda why, earlier: by_failure[why], "key", names)) is dict
     assert stopped.objects("key", {}, found, others) is None  # other groups: not these
     assert stopped.objects("key", groups, found, names) is None  # most hosts written: a pass
     alone = StoppedHosts()  # failed hosts not of the play's come after its own
