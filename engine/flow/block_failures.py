@@ -59,7 +59,8 @@ class BlockFailures:
         self.alike: dict[tuple[int, int], tuple[tuple[Path, int], set[str]]] = {}
         """The hosts of :attr:`state` by their state (one object for the hosts that failed alike)."""
         self.maybe: dict[int, set[str]] = {}
-        """block -> the hosts on which a task of the block's ``block`` section may fail."""
+        """block -> the hosts on which a task of the block's ``block`` section may fail, for the blocks
+        that have a ``rescue`` (:meth:`rescue_runs` asks no other)."""
 
     def placed(self, task: Any) -> bool:
         return self.paths.get(id(task)) is not None
@@ -136,14 +137,17 @@ class BlockFailures:
         return None if host in self.maybe.get(path[inner][0], ()) else False
 
     def in_blocks(self, task: Any) -> bool:
-        """Whether ``task`` is in the ``block`` section of a block (:meth:`may_fail` notes it)."""
-        return any(section == BLOCK for _block, section in self.paths.get(id(task)) or ())
+        """Whether ``task`` is in the ``block`` section of a block that has a ``rescue`` (:meth:`may_fail`
+        notes it): a failure elsewhere runs no rescue, whichever hosts it may fail on."""
+        return any(section == BLOCK and block in self.rescuing for block, section in self.paths.get(id(task)) or ())
 
     def may_fail(self, hosts: Iterable[str], task: Any) -> None:
-        """``task`` may fail on each of ``hosts`` (only the run knows): every block it is in the
-        ``block`` section of may run its rescue there. The blocks are looked up once for the hosts,
-        each block's hosts one set (no pair per block and host)."""
-        blocks = [block for block, section in self.paths.get(id(task)) or () if section == BLOCK]
+        """``task`` may fail on each of ``hosts`` (only the run knows): every block with a ``rescue``
+        it is in the ``block`` section of may run its rescue there. The blocks are looked up once
+        for the hosts, each block's hosts one set (no pair per block and host); the blocks without
+        a rescue are not noted (most of a fleet's blocks: thousands of hosts at each of their tasks)."""
+        blocks = [block for block, section in self.paths.get(id(task)) or ()
+                  if section == BLOCK and block in self.rescuing]
         for block in blocks:
             self.maybe.setdefault(block, set()).update(hosts)
 

@@ -109,7 +109,7 @@ class PlayBlocks:
         from engine.variables.task_kinds import fails_on_its_own
 
         if not self.failures.in_blocks(task):
-            return  # in no block's ``block`` section: no rescue to run
+            return  # in the ``block`` section of no block with a rescue: no rescue to run
         if objects is None:  # asked once per outcome object the hosts share, not per host
             objects = list(distinct(outcomes))
         # whether a run of it may fail on its own: asked once, where it runs

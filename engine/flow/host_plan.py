@@ -42,12 +42,12 @@ from engine.flow.include_item_stops import (
     may_stop_later_items,
     unsure_stop,
 )
-from engine.flow.outcomes import distinct, known
+from engine.flow.outcomes import KnownOutcomes, distinct, known
 from engine.flow.play_host_order import run_order_unknown
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
 from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, run_once_hosts, runs_once
-from engine.flow.stopped_hosts import StoppedHosts
+from engine.flow.stopped_hosts import Failed, StoppedHosts
 from engine.flow.templated_notify import notify_renderer
 from engine.flow.unrun_hosts import maybe_in_play
 from engine.loading.keywords import META
@@ -85,7 +85,7 @@ def _plan_hosts(plan: Plan) -> list[PlannedPlay]:
     from engine.variables.setter_classes import share_setters
 
     share_setters(plan)  # what the tasks before set, followed class by class
-    failed: dict[str, tuple[str, bool]] = {}  # a host that failed is out of the later plays too
+    failed = Failed()  # a host that failed is out of the later plays too
     stopped: list[tuple[str, bool]] = []  # the playbook stopped (certainly or maybe), and why
     plays = []
     changes = Changes(plan)  # what add_host and group_by did to the inventory by each play, as vars reads it
@@ -256,7 +256,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             clear_host_errors(task, planned, failed, cleared)
             result.tasks.append(planned)
             continue
-        planning = hosts
+        planning, grouped = hosts, None
 
         def forced_handler(names: list[str], task: Task = task, conditions: Any = conditions,
                            removed: Any = removed) -> dict[str, HostOutcome]:
@@ -278,12 +278,14 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if forced is None:
                 forced = [force_handlers(plan, play)]
             groups, planning = stopped.groups(hosts, failed, blocks.resuming, before)
+            grouped = (task.handler, forced[0])  # (the groups' objects are those of the hosts but the planned ones)
             planned.hosts = stopped.outcomes(  # in the play's order
-                hosts, groups, partial(_stopped_alike, task.handler, forced[0]), (task.handler, forced[0]))
+                hosts, groups, partial(_stopped_alike, task.handler, forced[0]), grouped, planning)
             for (why, earlier), members in groups.items():
                 if task.handler and forced[0] is True and why[1] and not earlier and heard.flush is None \
                         and not includers:  # force_handlers: the section's flush runs in an always
                     planned.hosts.update(forced_handler(members))
+                    grouped = None
         place = where(planned)  # told in every failure's reason: worked out once, not per host
         handler_outcome = None
         for host in planning:
@@ -362,8 +364,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         stopping.clear()
         _max_fail(play, batches, failed, before, planned)
         # its objects found once here for the readers after (blocks.note's, the end of the play's, the JSON)
-        objects = list(distinct(planned.hosts))
-        planned.hosts = known(planned.hosts, objects)
+        objects = None if grouped is None else stopped.objects(grouped, groups, planned.hosts, planning)
+        objects = list(distinct(planned.hosts)) if objects is None else objects
+        planned.hosts = planned.hosts.found(objects) if type(planned.hosts) is KnownOutcomes else \
+            known(planned.hosts, objects)  # (one made for this task: no copy)
         blocks.note(task, planned.hosts, objects)
         _note_changes(plan, play_plan, planned, batches, signatures)
         heard.note(task, planned, item is not None)
@@ -393,12 +397,19 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             # a handler its when skips was reached (its register keeps the skipped result); a meta
             # action its when skips ended nothing
             reached = not ends_in_batch(planned.task)
+            answers = {id(o): _ran(o, reached) for o in distinct(planned.hosts)}  # each object's once
             planned_runs.setdefault(id(planned.task), []).append(
-                {host: o.reason if o.outcome == DEPENDS else
-                 o.outcome in (RUNS, FAILS) or reached and o.outcome == SKIPPED and not o.unreported
-                 for host, o in planned.hosts.items()})
+                dict.fromkeys(planned.hosts, *answers.values()) if len(answers) == 1 else  # one for every host
+                {host: answers[id(o)] for host, o in planned.hosts.items()})
     play_plan.planned_runs = planned_runs  # type: ignore[attr-defined] - read by engine.variables.host_runtime
     return result
+
+
+def _ran(o: HostOutcome, reached: bool) -> bool | str:
+    """Whether a task whose outcome on a host is ``o`` runs there (``reached``: a skipped one is
+    reached, as a handler's when), or why only the run knows."""
+    return o.reason if o.outcome == DEPENDS else \
+        o.outcome in (RUNS, FAILS) or reached and o.outcome == SKIPPED and not o.unreported
 
 
 def _again(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]], batches: list[list[str]],

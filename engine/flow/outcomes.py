@@ -38,6 +38,18 @@ class KnownOutcomes(dict[str, HostOutcome]):
         super().__init__(outcomes)
         self.objects: tuple[HostOutcome, ...] | None = objects
 
+    @classmethod
+    def unfound(cls, outcomes: Mapping[str, HostOutcome]) -> KnownOutcomes:
+        """A copy of ``outcomes`` whose objects are not found yet (:meth:`found` gives them)."""
+        made = cls(outcomes, ())
+        made.objects = None
+        return made
+
+    def found(self, objects: Iterable[HostOutcome]) -> KnownOutcomes:
+        """These outcomes with ``objects``, those of them (:func:`distinct`), kept with them: no copy."""
+        self.objects = tuple(objects)
+        return self
+
     def __setitem__(self, key: str, value: HostOutcome) -> None:
         self.objects = None
         super().__setitem__(key, value)

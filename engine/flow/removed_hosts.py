@@ -6,7 +6,7 @@ certain, and some only maybe: a list a maybe-removed host may be missing from is
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 PLAY_LISTS = frozenset({"ansible_play_hosts", "ansible_play_batch", "play_hosts"})
@@ -74,13 +74,13 @@ class RemovedHosts:
         if name == "ansible_play_hosts":
             if len(self.batches) > 1:  # other batches remove hosts before or after this one runs
                 return None, "the hosts other batches of the play failed or ended (the run's to know)"
-            relevant = set(value)
+            relevant = frozenset(value)
         else:
             at = self._batch_of.get(host)
-            relevant = set(self.batches[at]) if at is not None else set(value)
-        uncertain = sorted(self.maybe & relevant)
-        if uncertain:
-            return None, f"whether {', '.join(uncertain)} failed or ended earlier in the play (the run's to know)"
+            relevant = frozenset(self.batches[at] if at is not None else value)
+        uncertain = _uncertain(self.maybe, relevant)
+        if uncertain is not None:
+            return None, uncertain
         return [item for item in value if item not in self.certain], None
 
     def _across_batches(self, value: list[Any], host: str) -> tuple[Any, str | None]:
@@ -104,3 +104,13 @@ class RemovedHosts:
         if uncertain:
             return None, f"whether {', '.join(sorted(uncertain))} failed or ended before (the run's to know)"
         return [name for name in value if name not in out], None
+
+
+@lru_cache(maxsize=_LAST_KEPT)
+def _uncertain(maybe: frozenset[str], relevant: frozenset[str]) -> str | None:
+    """Why a list of the ``relevant`` hosts is the run's to know, when some of them ``maybe`` failed
+    or ended: the same for the play's lists (its hosts, its batch's) and for the tasks while the
+    hosts removed stay the same (thousands of names sorted and joined once, not per list and task)."""
+    uncertain = sorted(maybe & relevant)
+    return f"whether {', '.join(uncertain)} failed or ended earlier in the play (the run's to know)" if uncertain \
+        else None

@@ -6,12 +6,69 @@ these are worked out again only when the stopped hosts changed, not per task and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.outcomes import KnownOutcomes
 from engine.flow.removed_hosts import RemovedHosts
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host
+
+
+class Failed(dict[str, tuple[str, bool]]):
+    """The hosts failed so far and why (failure, certain), counting its changes: a reader that keeps
+    what it made of them knows they are the same without comparing thousands of hosts at each task."""
+
+    __slots__ = ("changes",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.changes = 0
+
+    def __setitem__(self, key: str, value: tuple[str, bool]) -> None:
+        self.changes += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.changes += 1
+        super().__delitem__(key)
+
+    def __ior__(self, other: Any) -> Failed:  # type: ignore[override,misc]
+        self.changes += 1
+        return super().__ior__(other)  # type: ignore[return-value]
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.changes += 1
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self.changes += key not in self
+        return super().setdefault(key, default)
+
+    def pop(self, *args: Any) -> Any:
+        self.changes += 1
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[str, tuple[str, bool]]:
+        self.changes += 1
+        return super().popitem()
+
+    def clear(self) -> None:
+        self.changes += 1
+        super().clear()
+
+
+def _same(kept: tuple[Any, ...], failed: Mapping[str, tuple[str, bool]]) -> bool:
+    """Whether ``failed`` is as ``kept`` (:func:`_kept`) holds it: by its count of changes for a
+    :class:`Failed`, by its hosts for another mapping."""
+    if type(failed) is Failed:
+        return kept[0] is failed and kept[1] == failed.changes
+    return kept[0] is None and kept[1] == failed
+
+
+def _kept(failed: Mapping[str, tuple[str, bool]]) -> tuple[Any, ...]:
+    return (failed, failed.changes) if type(failed) is Failed else (None, dict(failed))
 
 
 class StoppedHosts:
@@ -21,7 +78,7 @@ class StoppedHosts:
         self._state: tuple[Any, ...] | None = None
         self._views: tuple[list[Host], dict[str, bool | str], RemovedHosts] | None = None
         self._groups: tuple[Any, ...] | None = None
-        self._outcomes: dict[Any, tuple[Any, dict[str, Any]]] = {}
+        self._outcomes: dict[Any, tuple[Any, dict[str, Any], list[tuple[int, Any]], dict[str, int]]] = {}
 
     def views(self, hosts: list[Host], failed: Mapping[str, tuple[str, bool]], resuming: frozenset[str],
               certain: Mapping[str, Any], maybe: Mapping[str, Any],
@@ -31,9 +88,9 @@ class StoppedHosts:
         ``resuming`` ones (an always or rescue section), ``certain``/``maybe``: the ended ones."""
         rest = (resuming, frozenset(certain), frozenset(maybe), id(batches))
         if self._views is not None and self._state is not None and self._state[1:] == rest and \
-                self._state[0] == failed:  # compared where they are, copied only when they changed
+                _same(self._state[0], failed):  # compared where they are, copied only when they changed
             return self._views
-        state = (dict(failed), *rest)
+        state = (_kept(failed), *rest)
         running = [host for host in hosts if (host.name not in failed or host.name in resuming)
                    and host.name not in certain] if failed or certain else hosts
         out = {h: why[1] or why[0] for h, why in failed.items() if h not in resuming}
@@ -48,9 +105,9 @@ class StoppedHosts:
         """The failed hosts not ``resuming`` grouped by their failure and whether they failed before
         the play (``before``): each group's hosts are stopped alike at every task; and the others
         of ``names``, in their order."""
-        if self._groups is not None and self._groups[0][1] == resuming and self._groups[0][0] == failed:
+        if self._groups is not None and self._groups[0][1] == resuming and _same(self._groups[0][0], failed):
             return self._groups[1]  # type: ignore[no-any-return]
-        state = (dict(failed), resuming)
+        state = (_kept(failed), resuming)
         found: dict[tuple[tuple[str, bool], bool], list[str]] = {}
         for host, why in failed.items():
             if host not in resuming:
@@ -60,14 +117,42 @@ class StoppedHosts:
         return found, others
 
     def outcomes(self, names: list[str], groups: dict[tuple[tuple[str, bool], bool], list[str]],
-                 stopped: Callable[[tuple[str, bool], bool], Any], key: Any) -> dict[str, Any]:
+                 stopped: Callable[[tuple[str, bool], bool], Any], key: Any,
+                 others: list[str] | None = None) -> dict[str, Any]:
         """A task's outcomes by host, in the order of ``names``: each host of ``groups`` (:meth:`groups`)
         as ``stopped`` gives its group (a failure and whether before the play), the others None. A
-        copy of one made once while the groups and ``key`` (what ``stopped`` reads) stay the same."""
+        copy of one made once while the groups and ``key`` (what ``stopped`` reads) stay the same:
+        where only the few hosts of ``others`` are written into it after (:meth:`objects`), one
+        that takes its objects once found without a copy (KnownOutcomes)."""
         kept = self._outcomes.get(key)
         if kept is None or kept[0] is not groups:
             made: dict[str, Any] = dict.fromkeys(names)
+            objects = []
             for (why, earlier), members in groups.items():
-                made.update(dict.fromkeys(members, stopped(why, earlier)))
-            kept = self._outcomes[key] = (groups, made)
-        return dict(kept[1])
+                made.update(dict.fromkeys(members, outcome := stopped(why, earlier)))
+                objects.append(outcome)
+            # each group's object with the place of its first host (a failed host not of ``names``
+            # comes after them, as ``made`` holds it)
+            index = dict(zip(made, range(len(made)), strict=True))
+            firsts = [(min(map(index.__getitem__, members)), outcome)
+                      for members, outcome in zip(groups.values(), objects, strict=True)]
+            kept = self._outcomes[key] = (groups, made, firsts, index)
+        return KnownOutcomes.unfound(kept[1]) if others is not None and _few(others, kept[1]) else dict(kept[1])
+
+    def objects(self, key: Any, groups: Any, found: Mapping[str, Any], others: list[str]) -> list[Any] | None:
+        """The objects of ``found``, each once in the order of its first host (engine.flow.outcomes.distinct),
+        where ``found`` is a copy :meth:`outcomes` gave for ``key`` and ``groups`` in which only the hosts
+        of ``others`` were written: each group's object at its first host, and the others' own, without
+        a pass over the stopped hosts. None where the others are most of the hosts (a pass is as cheap)."""
+        kept = self._outcomes.get(key)
+        if kept is None or kept[0] is not groups or not _few(others, found):
+            return None
+        _groups, _made, firsts, index = kept
+        placed = sorted([*firsts, *zip(map(index.__getitem__, others), map(found.__getitem__, others), strict=True)],
+                        key=itemgetter(0))
+        return list({id(outcome): outcome for _at, outcome in placed}.values())
+
+
+def _few(others: list[str], found: Mapping[str, Any]) -> bool:
+    """Whether the hosts of ``others`` are few among those of ``found``: a pass over the rest saved."""
+    return len(others) * 4 <= len(found)

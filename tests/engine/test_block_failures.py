@@ -64,3 +64,19 @@ def test_a_task_reached_two_ways_is_not_placed() -> None:
     shared = T("shared")
     failures = BlockFailures([B([shared], [T("r")]), B([B([shared])])])
     assert failures.fail("h", shared) is None
+
+
+def test_a_maybe_failure_is_noted_for_the_blocks_with_a_rescue_only() -> None:
+    task, outer_rescue = T("t"), T("or")
+    outer = B([B([task])], [outer_rescue])  # the inner block has no rescue: only the outer one's may run
+    failures = BlockFailures([outer])
+    assert failures.in_blocks(task) is True
+    failures.may_fail(["h"], task)
+    assert failures.maybe == {id(outer): {"h"}}
+    assert failures.rescue_runs("h", outer_rescue) is None
+    assert failures.rescue_runs("other", outer_rescue) is False
+    alone = T("a")
+    failures = BlockFailures([B([B([alone], [], [T("al")])])])
+    assert failures.in_blocks(alone) is False  # blocks, none with a rescue: no rescue to run
+    failures.may_fail(["h"], alone)
+    assert failures.maybe == {}

@@ -128,6 +128,25 @@ def test_play_lists_less_removed_once_per_batch_and_items(monkeypatch: pytest.Mo
     assert settled.value("ansible_play_hosts", list(hosts), "h003")[0] == hosts
 
 
+def test_maybe_removed_hosts_told_once_per_hosts_and_list() -> None:
+    """Why a list is the run's to know names the hosts of it that maybe failed, sorted: made once
+    while the maybe-removed hosts and the list's hosts stay the same (a play's lists at each task)."""
+    from engine.flow import removed_hosts
+    from engine.flow.removed_hosts import RemovedHosts
+
+    hosts = [f"h{n:03d}" for n in range(300)]
+    removed_hosts._uncertain.cache_clear()  # noqa: SLF001
+    for _task in range(3):  # each task's removed hosts: an object of their own, equal ones
+        removed = RemovedHosts(frozenset(), frozenset({"h299", "h002", "x"}), (tuple(hosts),))
+        for name in ("ansible_play_hosts", "ansible_play_batch", "play_hosts"):
+            assert removed.value(name, list(hosts), "h001") == (
+                None, "whether h002, h299 failed or ended earlier in the play (the run's to know)")
+        assert removed.value("ansible_play_batch", hosts[3:200], "h003") == (
+            None, "whether h002, h299 failed or ended earlier in the play (the run's to know)")  # its batch's
+        assert removed.value("ansible_play_hosts", hosts[3:200], "h003") == (hosts[3:200], None)
+    assert removed_hosts._uncertain.cache_info().misses == 2  # noqa: SLF001
+
+
 def test_stopped_hosts_outcomes_made_once_each_a_copy() -> None:
     """The outcomes of the hosts a failure stopped are made once while the stopped hosts stay the
     same; each task gets a dict of its own (the plan writes the other hosts' into it)."""
@@ -147,6 +166,69 @@ def test_stopped_hosts_outcomes_made_once_each_a_copy() -> None:
     failed["h2"] = ("c failing", True)
     groups, _others = stopped.groups(hosts, failed, frozenset(), {"h5"})
     assert stopped.outcomes(hosts, groups, lambda why, earlier: why, "key")["h2"] == failed["h2"]
+
+
+def test_stopped_hosts_worked_out_again_when_the_failed_hosts_change() -> None:
+    """The failed hosts counted by their changes: the stopped hosts' views and groups are kept while
+    no change was made, worked out again after any (each way a mapping is changed), and for a plain
+    mapping kept while its hosts compare equal."""
+    from engine.flow.stopped_hosts import Failed, StoppedHosts
+
+    hosts = [SimpleNamespace(name=f"h{n}") for n in range(4)]
+    names = [host.name for host in hosts]
+    batches = [names]
+    changes = [lambda f: f.__setitem__("h1", ("a", True)), lambda f: f.setdefault("h2", ("b", False)),
+               lambda f: f.update({"h3": ("c", True)}), lambda f: f.__ior__({"h0": ("d", True)}),
+               lambda f: f.pop("h0"), lambda f: f.__delitem__("h3"), lambda f: f.popitem(), lambda f: f.clear()]
+    for failed in (Failed(), {}):
+        stopped = StoppedHosts()
+        for change in changes:
+            before = stopped.views(hosts, failed, frozenset(), {}, {}, batches)
+            groups = stopped.groups(names, failed, frozenset(), set())
+            assert stopped.views(hosts, failed, frozenset(), {}, {}, batches) is before
+            assert stopped.groups(names, failed, frozenset(), set())[0] is groups[0]
+            change(failed)
+            running, out, _removed = stopped.views(hosts, failed, frozenset(), {}, {}, batches)
+            assert [host.name for host in running] == [name for name in names if name not in failed]
+            assert out == {host: why[1] or why[0] for host, why in failed.items()}
+            assert stopped.groups(names, failed, frozenset(), set())[1] == [n for n in names if n not in failed]
+    failed = Failed({"h1": ("a", True)})
+    changes_before = failed.changes
+    failed.setdefault("h1", ("b", False))  # no change: h1 holds its failure
+    assert failed.changes == changes_before and failed["h1"] == ("a", True)
+
+
+def test_stopped_hosts_objects_are_those_of_each_host() -> None:
+    """A task's outcome objects where only the hosts no failure stopped were written are the stopped
+    groups' and theirs, in the order of their first host, as a pass over every host finds them."""
+    from engine.flow.outcomes import KnownOutcomes, distinct
+    from engine.flow.stopped_hosts import StoppedHosts
+
+    names = [f"h{n:02d}" for n in range(40)]
+    failed = {name: (("a", True), ("b", False))[n % 3 == 1] for n, name in enumerate(names) if n % 5 and n != 1}
+    failed["h09"] = failed["h33"] = ("c", True)
+    runs, skipped = HostOutcome(RUNS), HostOutcome(SKIPPED, "its when")
+    stopped = StoppedHosts()
+    groups, others = stopped.groups(names, failed, frozenset(), {"h03"})
+    by_failure = {why: HostOutcome(SKIPPED, why[0], True) for why in failed.values()}
+    found = stopped.outcomes(names, groups, lambda why, earlier: by_failure[why], "key", others)
+    assert isinstance(found, KnownOutcomes) and found.objects is None  # few others: objects found after
+    for n, host in enumerate(others):
+        found[host] = (runs, skipped, runs)[n % 3]
+    objects = stopped.objects("key", groups, found, others)
+    assert objects == list(distinct(found))
+    assert found.found(objects) is found and distinct(found) == tuple(objects)
+    assert type(stopped.outcomes(names, groups, lambda why, earlier: by_failure[why], "key", names)) is dict
+    assert stopped.objects("key", {}, found, others) is None  # other groups: not these
+    assert stopped.objects("key", groups, found, names) is None  # most hosts written: a pass
+    alone = StoppedHosts()  # failed hosts not of the play's come after its own
+    failed = {"h01": ("a", True), "x": ("b", True), "y": ("c", False), **dict.fromkeys(names[2:10], ("c", False))}
+    groups, others = alone.groups(names[:11], failed, frozenset(), set())
+    found = alone.outcomes(names[:11], groups, lambda why, earlier: by_failure.setdefault(why, HostOutcome(*why)),
+                           "key")
+    assert list(found) == [*names[:11], "x", "y"] and others == ["h00", "h10"]
+    found.update(dict.fromkeys(others, runs))
+    assert alone.objects("key", groups, found, others) == list(distinct(found))
 
 
 @pytest.mark.parametrize("handler", [False, True])
