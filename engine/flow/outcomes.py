@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from itertools import compress, repeat
-from operator import is_
+from operator import is_, is_not
 from typing import Any
 
 RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
@@ -97,7 +98,18 @@ def distinct(outcomes: Mapping[str, HostOutcome]) -> Iterable[HostOutcome]:
     first = next(iter(values), None)
     if first is None or all(map(is_, values, repeat(first))):  # most tasks: one object for every host
         return () if first is None else (first,)
+    # a few objects: the hosts left once each one found is taken out (its first is the next object)
+    objects, rest = [first], values
+    for _ in range(_PEELED):
+        rest = list(filter(partial(is_not, objects[-1]), rest))
+        if not rest:
+            return objects
+        objects.append(rest[0])
     return dict(zip(map(id, values), values, strict=True)).values()
+
+
+_PEELED = 4
+"""Up to how many objects :func:`distinct` takes out of the hosts, a pass each (then one pass by their ``id``)."""
 
 
 def hosts_of(outcomes: Mapping[str, HostOutcome], chosen: Iterable[HostOutcome]) -> list[str]:

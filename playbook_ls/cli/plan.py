@@ -154,22 +154,33 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
     from itertools import compress, repeat
     from operator import is_
 
+    from engine.flow.outcomes import distinct
+
     outcomes = task.hosts
-    objects = getattr(outcomes, "objects", None)  # (engine.flow.outcomes.KnownOutcomes: its objects found)
-    first = objects[0] if objects else next(iter(outcomes.values()), None)
-    if first is None or (len(objects) == 1 if objects is not None else all(map(is_, outcomes.values(),
-                                                                               repeat(first)))):
-        return [] if first is None else [(first.outcome, first.reason, list(outcomes))]  # most tasks: one object
-    idents = list(map(id, outcomes.values()))  # read once for every pass below
-    kinds: dict[tuple[str, str], set[int]] = {}  # the objects of each outcome and reason, told once
-    for outcome in objects if objects is not None else \
-            dict(zip(idents, outcomes.values(), strict=True)).values():  # in their first host's order
-        kinds.setdefault((outcome.outcome, outcome.reason), set()).add(id(outcome))
+    objects = list(distinct(outcomes))  # each once, in their first host's order (most tasks: one)
+    if len(objects) <= 1:
+        return [(first.outcome, first.reason, list(outcomes)) for first in objects]
+    kinds: dict[tuple[str, str], list[Any]] = {}  # the objects of each outcome and reason, told once
+    for outcome in objects:
+        kinds.setdefault((outcome.outcome, outcome.reason), []).append(outcome)
     if len(kinds) == 1:
         return [(kind, reason, list(outcomes)) for kind, reason in kinds]
-    if len(kinds) <= _PASSES:  # a pass over the hosts per group
-        return [(kind, reason, list(compress(outcomes, map(members.__contains__, idents))))
-                for (kind, reason), members in kinds.items()]
+    if len(kinds) > _PASSES:
+        return _grouped(outcomes)
+    groups = []  # a pass over the hosts per group: by identity where the group is one object (most are)
+    idents: list[int] | None = None
+    for (kind, reason), members in kinds.items():
+        if len(members) == 1:
+            flags: Any = map(is_, outcomes.values(), repeat(members[0]))
+        else:
+            idents = list(map(id, outcomes.values())) if idents is None else idents
+            flags = map({id(member) for member in members}.__contains__, idents)
+        groups.append((kind, reason, list(compress(outcomes, flags))))
+    return groups
+
+
+def _grouped(outcomes: Any) -> list[tuple[str, str, list[str]]]:
+    """:func:`outcome_groups` by one pass over the hosts, for many groups."""
     groups: dict[tuple[str, str], list[str]] = {}
     by_object: dict[int, list[str]] = {}  # most hosts share one outcome object: one lookup of its group
     for host, outcome in outcomes.items():

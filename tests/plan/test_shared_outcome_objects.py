@@ -290,3 +290,25 @@ def test_outcomes_keep_their_objects_until_changed() -> None:
     assert list(distinct(known({}, ()))) == [] and outcome_groups(SimpleNamespace(hosts=known({}, ()))) == []
     one = known(dict.fromkeys(hosts, runs), (runs,))
     assert outcome_groups(SimpleNamespace(hosts=one)) == [(RUNS, "", hosts)]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 6, 7, 20])
+def test_distinct_objects_and_groups_are_those_of_each_host(count: int) -> None:
+    """However many objects the hosts share (found a pass per object for a few, else by one pass),
+    each is found once, in the order of its first host, and the groups are those host by host: a
+    group of one object or of several that say the same, up to and beyond a pass per group."""
+    from engine.flow.outcomes import distinct
+    from playbook_ls.cli.plan import outcome_groups
+
+    made = [HostOutcome(SKIPPED, f"reason {n // 2}") if n % 3 else HostOutcome(RUNS) for n in range(count)]
+    hosts = {f"h{n:03d}": made[(n * 7 + n // 5) % count] for n in range(90)}
+    expected: dict[int, HostOutcome] = {}
+    for outcome in hosts.values():
+        expected.setdefault(id(outcome), outcome)
+    found = list(distinct(hosts))
+    assert len(found) == len(expected) and all(map(lambda a, b: a is b, found, expected.values()))
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for host, outcome in hosts.items():
+        grouped.setdefault((outcome.outcome, outcome.reason), []).append(host)
+    assert outcome_groups(SimpleNamespace(hosts=hosts)) == [(kind, why, names) for (kind, why), names in
+                                                             grouped.items()]
