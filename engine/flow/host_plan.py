@@ -231,18 +231,22 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         if id(task) in play_plan.left_out_hosts:  # --start-at-task: the first batch starts after it
             first, why = play_plan.left_out_hosts[id(task)]
             outcomes = {h: HostOutcome(SKIPPED, why, True) if h in first else o for h, o in outcomes.items()}
-        roles.note(task, outcomes)
+        # its objects, found once for the role's note and the test below while the hosts stay the same
+        objects = list(distinct(outcomes)) if task.role is not None else None
+        roles.note(task, outcomes, objects)
         if loop_include is not None and _may_fail(task):
             may_stop_later_items(looped, id(loop_include), planned, outcomes)
         if runtime.follows(task):
             loaded, failing = runtime.expand(task, outcomes, includers, where(planned))
             outcomes.update(failing)
+            objects = None
             queue.extendleft(reversed(loaded))
             heard.handlers += [handler for handler in runtime.handlers if handler not in heard.handlers]
         # a task that may fail (the plan cannot tell) under any_errors_fatal may stop the others too
         spreading = _may_fail(task) and failure_spread(play, task) is True and ignores_errors(task) is not True
         if not failed and not spreading and not item_stops and (not task.handler or not includers) and \
-                FAILS not in map(_KIND, (objects := list(distinct(outcomes)))):  # (objects: blocks.note's too)
+                FAILS not in map(_KIND, (objects := objects if objects is not None else list(distinct(outcomes)))):
+            # (objects: blocks.note's too)
             if task.handler:  # its notifications decide, asked once per hosts alike (none is stopped)
                 planned.hosts, answered = heard.handler_answers(task, hosts, outcomes, ENDED_HANDLER)
                 planned.repeats = heard.repeats if answered else planned.repeats

@@ -43,13 +43,15 @@ class RoleUses:
             found[host] = ROLE_MAYBE_RAN
         return found
 
-    def note(self, task: Task, outcomes: Mapping[str, HostOutcome]) -> None:
+    def note(self, task: Task, outcomes: Mapping[str, HostOutcome], objects: list[HostOutcome] | None = None) -> None:
         """The task's outcomes, once the includes around it and the ended hosts decided them, as
-        the role's runs (a task its skipped include never loads runs nothing of the role)."""
+        the role's runs (a task its skipped include never loads runs nothing of the role).
+        ``objects``: those of ``outcomes`` (:func:`distinct`) where the caller has them."""
         if task.role is None or task.action in META:  # the strategy runs a meta task itself: no result
             return
         key = self.runs.key(task.role)
-        objects = list(distinct(outcomes))  # each object the hosts share asked once
+        if objects is None:  # each object the hosts share asked once
+            objects = list(distinct(outcomes))
         ran = [outcome for outcome in objects if outcome.outcome in (RUNS, FAILS)]
         if ran:  # (RoleRuns.task_done, host by host)
             self.runs.had_task_run.setdefault(key, set()).update(hosts_among(outcomes, objects, ran))
