@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress, repeat
@@ -95,21 +95,41 @@ def distinct(outcomes: Mapping[str, HostOutcome]) -> Iterable[HostOutcome]:
     if type(outcomes) is KnownOutcomes and outcomes.objects is not None:
         return outcomes.objects
     values = outcomes.values()
-    first = next(iter(values), None)
-    if first is None or all(map(is_, values, repeat(first))):  # most tasks: one object for every host
-        return () if first is None else (first,)
-    # a few objects: the hosts left once each one found is taken out (its first is the next object)
+    objects = _peeled_objects(values)
+    return objects if objects is not None else dict(zip(map(id, values), values, strict=True)).values()
+
+
+def _peeled_objects(values: Collection[Any]) -> Sequence[Any] | None:
+    """The objects of ``values``, each once (by identity: None is one too), in the order of their
+    first: a pass in C per object, each taken out of those left (the first left is the next
+    object). None past :data:`_PEELED` objects."""
+    if not values:
+        return ()
+    first = next(iter(values))
+    if all(map(is_, values, repeat(first))):  # most tasks: one object for every host
+        return (first,)
     objects, rest = [first], values
     for _ in range(_PEELED):
         rest = list(filter(partial(is_not, objects[-1]), rest))
         if not rest:
             return objects
         objects.append(rest[0])
-    return dict(zip(map(id, values), values, strict=True)).values()
+    return None
+
+
+def peeled(members: list[str], values: list[Any]) -> list[list[str]] | None:
+    """``members`` grouped by the object each has in ``values`` (by identity: None is one too), each
+    group in their order, the groups in the order of their first member: a pass in C per object.
+    None past :data:`_PEELED` objects."""
+    objects = _peeled_objects(values)
+    if objects is None or len(objects) <= 1:
+        return None if objects is None else [members] if objects else []
+    return [list(compress(members, map(is_, values, repeat(each)))) for each in objects]
 
 
 _PEELED = 4
-"""Up to how many objects :func:`distinct` takes out of the hosts, a pass each (then one pass by their ``id``)."""
+"""Up to how many objects :func:`distinct` and :func:`peeled` take out of the hosts, a pass each (then
+one pass by their ``id``)."""
 
 
 def hosts_of(outcomes: Mapping[str, HostOutcome], chosen: Iterable[HostOutcome]) -> list[str]:
