@@ -28,9 +28,17 @@ def change_reports(plan: Plan, play_plan: PlayPlan, task: Task, outcomes: Mappin
     when certain not to (or not to run), None when only the run knows."""
     objects = list(distinct(outcomes))
     running = {id(outcome) for outcome in objects if outcome.outcome in (RUNS, DEPENDS)}  # (none: skipped)
-    # the play's hosts whose outcome is one of those, without a step of Python per host
-    asked = map(outcomes.get, map(_NAME, play_plan.hosts))
-    hosts = list(compress(play_plan.hosts, map(running.__contains__, map(id, asked))))
+    if not running:
+        return {}
+    # the play's hosts whose outcome is one of those, without a step of Python per host: all of them
+    # where every object runs or may and the task's hosts are the play's, in its order (most tasks)
+    names = list(map(_NAME, play_plan.hosts))
+    every = len(running) == len(objects) and names == list(outcomes)
+    if every:
+        hosts = list(play_plan.hosts)
+    else:
+        asked = map(outcomes.get, names)
+        hosts = list(compress(play_plan.hosts, map(running.__contains__, map(id, asked))))
     if not hosts:
         return {}
     data = task.data if isinstance(task.data, Mapping) else {}
@@ -39,7 +47,10 @@ def change_reports(plan: Plan, play_plan: PlayPlan, task: Task, outcomes: Mappin
     if changed_when is None or once:  # a run_once result is given to the batch's hosts: the run's to follow
         known = _action_changes(plan, task, data) if changed_when is None else None
         said = {id(outcome): known if known is not True or outcome.outcome == RUNS else None for outcome in objects}
-        names = list(map(_NAME, hosts))
+        answers = set(said.values())
+        if every and len(answers) == 1:  # one answer for every host
+            return dict.fromkeys(names, *answers)
+        names = names if every else list(map(_NAME, hosts))
         return dict(zip(names, map(said.__getitem__, map(id, map(outcomes.__getitem__, names))), strict=True))
     values = changed_when if isinstance(changed_when, list) else [changed_when]
     if _reads_own(task, values):  # evaluated after the action: with what it set, as the values have it
