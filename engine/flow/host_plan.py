@@ -404,7 +404,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             answers = {id(o): _ran(o, reached) for o in distinct(planned.hosts)}  # each object's once
             planned_runs.setdefault(id(planned.task), []).append(
                 dict.fromkeys(planned.hosts, *answers.values()) if len(answers) == 1 else  # one for every host
-                {host: answers[id(o)] for host, o in planned.hosts.items()})
+                dict(zip(planned.hosts, map(answers.__getitem__, map(id, planned.hosts.values())), strict=True)))
     play_plan.planned_runs = planned_runs  # type: ignore[attr-defined] - read by engine.variables.host_runtime
     return result
 

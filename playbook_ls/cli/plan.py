@@ -240,16 +240,17 @@ _BETWEEN = ",\n"
 
 
 def _listed(hosts: list[str], written: dict[Any, Any]) -> str:
-    """``hosts`` as JSON, each list written once: the one before is compared first (most tasks of a
-    play list its hosts, in its order), then each list written so far."""
-    last = written.get(None)
+    """``hosts`` as JSON, each list written once: the last one of as many hosts is compared first
+    (most tasks of a play list its hosts, in its order, or the groups of the task before), then each
+    list written so far."""
+    last = written.get(len(hosts))
     if last is not None and last[0] == hosts:
         return last[1]  # type: ignore[no-any-return]
     key = tuple(hosts)
     found = written.get(key)
     if found is None:
         found = written[key] = json.dumps(hosts)
-    written[None] = (hosts, found)
+    written[len(hosts)] = (hosts, found)
     return found
 
 
