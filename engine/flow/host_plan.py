@@ -369,9 +369,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         _max_fail(play, batches, failed, before, planned)
         # its objects found once here for the readers after (blocks.note's, the end of the play's, the JSON)
         objects = None if grouped is None else stopped.objects(grouped, groups, planned.hosts, planning)
+        members = None if objects is None else stopped.members(grouped, groups, objects, planned.hosts, planning)
         objects = list(distinct(planned.hosts)) if objects is None else objects
-        planned.hosts = planned.hosts.found(objects) if type(planned.hosts) is KnownOutcomes else \
-            known(planned.hosts, objects)  # (one made for this task: no copy)
+        planned.hosts = planned.hosts.found(objects, members) if type(planned.hosts) is KnownOutcomes else \
+            known(planned.hosts, objects)  # (one made for this task: no copy; the hosts of each object where known)
         blocks.note(task, planned.hosts, objects)
         _note_changes(plan, play_plan, planned, batches, signatures)
         heard.note(task, planned, item is not None)

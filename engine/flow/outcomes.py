@@ -33,11 +33,13 @@ class KnownOutcomes(dict[str, HostOutcome]):
     include loads, the JSON): each asks its few objects without a pass over a fleet's hosts. Any
     change to the hosts drops them (then found again by a pass)."""
 
-    __slots__ = ("objects",)
+    __slots__ = ("objects", "members")
 
     def __init__(self, outcomes: Mapping[str, HostOutcome], objects: tuple[HostOutcome, ...]) -> None:
         super().__init__(outcomes)
         self.objects: tuple[HostOutcome, ...] | None = objects
+        # where known as the hosts were written: the hosts of each object, in their order here
+        self.members: list[list[str]] | None = None
 
     @classmethod
     def unfound(cls, outcomes: Mapping[str, HostOutcome]) -> KnownOutcomes:
@@ -46,41 +48,43 @@ class KnownOutcomes(dict[str, HostOutcome]):
         made.objects = None
         return made
 
-    def found(self, objects: Iterable[HostOutcome]) -> KnownOutcomes:
-        """These outcomes with ``objects``, those of them (:func:`distinct`), kept with them: no copy."""
+    def found(self, objects: Iterable[HostOutcome], members: list[list[str]] | None = None) -> KnownOutcomes:
+        """These outcomes with ``objects``, those of them (:func:`distinct`), kept with them: no copy;
+        and ``members``, the hosts of each object where known."""
         self.objects = tuple(objects)
+        self.members = members
         return self
 
     def __setitem__(self, key: str, value: HostOutcome) -> None:
-        self.objects = None
+        self.objects = self.members = None
         super().__setitem__(key, value)
 
     def __delitem__(self, key: str) -> None:
-        self.objects = None
+        self.objects = self.members = None
         super().__delitem__(key)
 
     def __ior__(self, other: Any) -> KnownOutcomes:  # type: ignore[override,misc]
-        self.objects = None
+        self.objects = self.members = None
         return super().__ior__(other)  # type: ignore[return-value]
 
     def update(self, *args: Any, **kwargs: Any) -> None:
-        self.objects = None
+        self.objects = self.members = None
         super().update(*args, **kwargs)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
-        self.objects = None
+        self.objects = self.members = None
         return super().setdefault(key, default)
 
     def pop(self, *args: Any) -> Any:
-        self.objects = None
+        self.objects = self.members = None
         return super().pop(*args)
 
     def popitem(self) -> tuple[str, HostOutcome]:
-        self.objects = None
+        self.objects = self.members = None
         return super().popitem()
 
     def clear(self) -> None:
-        self.objects = None
+        self.objects = self.members = None
         super().clear()
 
 

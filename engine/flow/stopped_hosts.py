@@ -78,7 +78,7 @@ class StoppedHosts:
         self._state: tuple[Any, ...] | None = None
         self._views: tuple[list[Host], dict[str, bool | str], RemovedHosts] | None = None
         self._groups: tuple[Any, ...] | None = None
-        self._outcomes: dict[Any, tuple[Any, dict[str, Any], list[tuple[int, Any]], dict[str, int]]] = {}
+        self._outcomes: dict[Any, tuple[Any, dict[str, Any], list[tuple[int, Any]], dict[str, int], Any]] = {}
 
     def views(self, hosts: list[Host], failed: Mapping[str, tuple[str, bool]], resuming: frozenset[str],
               certain: Mapping[str, Any], maybe: Mapping[str, Any],
@@ -136,7 +136,8 @@ class StoppedHosts:
             index = dict(zip(made, range(len(made)), strict=True))
             firsts = [(min(map(index.__getitem__, members)), outcome)
                       for members, outcome in zip(groups.values(), objects, strict=True)]
-            kept = self._outcomes[key] = (groups, made, firsts, index)
+            ordered = [sorted(members, key=index.__getitem__) for members in groups.values()]  # as ``made`` holds them
+            kept = self._outcomes[key] = (groups, made, firsts, index, ordered)
         return KnownOutcomes.unfound(kept[1]) if others is not None and _few(others, kept[1]) else dict(kept[1])
 
     def objects(self, key: Any, groups: Any, found: Mapping[str, Any], others: list[str]) -> list[Any] | None:
@@ -147,10 +148,31 @@ class StoppedHosts:
         kept = self._outcomes.get(key)
         if kept is None or kept[0] is not groups or not _few(others, found):
             return None
-        _groups, _made, firsts, index = kept
+        _groups, _made, firsts, index, _ordered = kept
         placed = sorted([*firsts, *zip(map(index.__getitem__, others), map(found.__getitem__, others), strict=True)],
                         key=itemgetter(0))
         return list({id(outcome): outcome for _at, outcome in placed}.values())
+
+
+    def members(self, key: Any, groups: Any, objects: list[Any], found: Mapping[str, Any],
+                others: list[str]) -> list[list[str]] | None:
+        """The hosts of each of ``objects`` (:meth:`objects`) in the order ``found`` holds them, where
+        ``found`` is a copy :meth:`outcomes` gave for ``key`` and ``groups`` in which only the hosts of
+        ``others`` were written: each group's own, and the others' by their object. None where an
+        object is that of two groups, or of a group and another host (their hosts would be merged)."""
+        kept = self._outcomes.get(key)
+        if kept is None or kept[0] is not groups or not _few(others, found):
+            return None
+        by_object = {id(outcome): hosts for (_at, outcome), hosts in zip(kept[2], kept[4], strict=True)}
+        if len(by_object) != len(kept[4]):
+            return None
+        grouped = set(by_object)
+        for host in others:  # (in the order of ``found``: that of the play's hosts)
+            outcome = found[host]
+            if id(outcome) in grouped:
+                return None
+            by_object.setdefault(id(outcome), []).append(host)
+        return [by_object[id(outcome)] for outcome in objects]
 
 
 def _few(others: list[str], found: Mapping[str, Any]) -> bool:

@@ -165,6 +165,9 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
         kinds.setdefault((outcome.outcome, outcome.reason), []).append(outcome)
     if len(kinds) == 1:
         return [(kind, reason, list(outcomes)) for kind, reason in kinds]
+    members = getattr(outcomes, "members", None)  # the hosts of each object, where the plan knows them
+    if members is not None and len(kinds) == len(objects):
+        return [(outcome.outcome, outcome.reason, hosts) for outcome, hosts in zip(objects, members, strict=True)]
     if len(kinds) > _PASSES:
         return _grouped(outcomes)
     groups = []  # a pass over the hosts per group: by identity where the group is one object (most are)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -229,6 +230,45 @@ def test_stopped_hosts_objects_are_those_of_each_host() -> None:
     assert list(found) == [*names[:11], "x", "y"] and others == ["h00", "h10"]
     found.update(dict.fromkeys(others, runs))
     assert alone.objects("key", groups, found, others) == list(distinct(found))
+
+
+def test_stopped_hosts_members_are_those_of_each_host() -> None:
+    """The hosts of each object where only the hosts no failure stopped were written: each group's
+    and the others' by their object, in the order of the task's hosts, as the JSON's groups of a
+    pass over every host; none where an object is a group's and another host's too."""
+    from engine.flow.outcomes import KnownOutcomes, distinct
+    from engine.flow.stopped_hosts import StoppedHosts
+    from playbook_ls.cli.plan import outcome_groups
+
+    names = [f"h{n:02d}" for n in range(40)]
+    failed = {name: (("a", True), ("b", False))[n % 3 == 1] for n, name in reversed(list(enumerate(names)))
+              if n % 5 and n != 1}  # (failed in another order than the play's)
+    failed["x"] = ("c", True)  # one not of the play's: after its own
+    runs, skipped = HostOutcome(RUNS), HostOutcome(SKIPPED, "its when")
+    stopped = StoppedHosts()
+    groups, others = stopped.groups(names, failed, frozenset(), {"h03"})
+    by_failure: dict[Any, HostOutcome] = {}
+    def alike(*group: Any) -> HostOutcome:
+        return by_failure.setdefault(group, HostOutcome(SKIPPED, str(group)))
+
+    found = stopped.outcomes(names, groups, alike, "key", others)
+    for n, host in enumerate(others):
+        found[host] = (runs, skipped, runs)[n % 3]
+    objects = stopped.objects("key", groups, found, others)
+    members = stopped.members("key", groups, objects, found, others)
+    assert members == [[host for host, outcome in found.items() if outcome is each] for each in objects]
+    alone = KnownOutcomes(found, tuple(distinct(found)))
+    assert outcome_groups(SimpleNamespace(hosts=found.found(objects, members))) == \
+        outcome_groups(SimpleNamespace(hosts=alone))
+    found[others[0]] = runs  # a change to the hosts drops them
+    assert found.members is None and found.objects is None
+    found[others[0]] = by_failure[(("a", True), False)]  # a group's object on another host too: merged, not told
+    assert stopped.members("key", groups, objects, found, others) is None
+    assert stopped.members("key", {}, objects, found, others) is None
+    shared = StoppedHosts()  # one object for two groups: merged, not told
+    found = shared.outcomes(names, groups, lambda why, earlier: by_failure[(why, False)], "key", others)
+    found.update(dict.fromkeys(others, runs))
+    assert shared.members("key", groups, shared.objects("key", groups, found, others), found, others) is None
 
 
 @pytest.mark.parametrize("handler", [False, True])
