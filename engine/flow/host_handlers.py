@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow import notify
 from engine.flow.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
+from engine.flow.outcomes import combinations
 from engine.templating.load_time import is_template
 
 if TYPE_CHECKING:
@@ -156,13 +157,25 @@ class Notifications:
         and each combination is asked once, of one of its hosts; a templated ``notify``, which
         each host renders, asks host by host."""
         answer = self.handler_outcomes(handler)
-        given = list(map(outcomes.__getitem__, hosts))
         if any(is_template(name) for name in self.flushing):
+            given = list(map(outcomes.__getitem__, hosts))
             found = [outcome if outcome is kept else answer(host, outcome) for host, outcome in zip(hosts, given,
                                                                                                     strict=True)]
             return dict(zip(hosts, found, strict=True)), any(outcome is not kept for outcome in given)
         notifiers, _looped = self._notifiers(handler)
         waiting = self.flush[1] if self.flush is not None else {}
+        groups = combinations(hosts, [outcomes.__getitem__, waiting.get,
+                                      *(column for p in notifiers for column in (p.hosts.get, p.changes.get))])
+        if groups:  # a few: the hosts of each found by passes in C, none hashed; the largest given its answer first
+            groups.sort(key=len, reverse=True)
+            firsts = [outcomes[members[0]] for members in groups]
+            found = [outcome if outcome is kept else answer(members[0], outcome)
+                     for members, outcome in zip(groups, firsts, strict=True)]
+            made = dict.fromkeys(hosts, found[0])
+            for members, outcome in zip(groups[1:], found[1:], strict=True):
+                made.update(dict.fromkeys(members, outcome))
+            return made, any(outcome is not kept for outcome in firsts)
+        given = list(map(outcomes.__getitem__, hosts))
         columns = [map(id, given), map(id, map(waiting.get, hosts)),
                    *(column for p in notifiers for column in (map(id, map(p.hosts.get, hosts)),
                                                                map(p.changes.get, hosts)))]

@@ -42,7 +42,7 @@ from engine.flow.include_item_stops import (
     may_stop_later_items,
     unsure_stop,
 )
-from engine.flow.outcomes import KnownOutcomes, distinct, known, peeled
+from engine.flow.outcomes import KnownOutcomes, combinations, distinct, known
 from engine.flow.play_host_order import run_order_unknown
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
@@ -468,7 +468,8 @@ def _through_includes(outcomes: dict[str, HostOutcome],
     # hosts share outcome objects: each combination of the task's and its includes' objects (None
     # where an include holds no such host) is decided once, on one of its hosts, and the hosts are
     # then given their combination's outcome without a step of Python per host
-    combined = _combined(hosts, outcomes, includers)
+    combined = combinations(hosts, [outcomes.__getitem__, *(included.get for included in includers)],
+                            list(outcomes.values()))
     if combined is not None:  # a few combinations: the hosts of each found by passes in C, none hashed
         combined.sort(key=len, reverse=True)
         made = dict.fromkeys(hosts, decided(combined[0][0]))
@@ -477,30 +478,8 @@ def _through_includes(outcomes: dict[str, HostOutcome],
         return made
     keys = list(zip(map(id, outcomes.values()), *(map(id, map(included.get, hosts)) for included in includers),
                     strict=True))
-    combinations = {key: decided(host) for key, host in dict(zip(keys, hosts, strict=True)).items()}
-    return dict(zip(hosts, map(combinations.__getitem__, keys), strict=True))  # (the ids of objects alive)
-
-
-def _combined(hosts: list[str], outcomes: dict[str, HostOutcome],
-              includers: list[dict[str, HostOutcome]]) -> list[list[str]] | None:
-    """The hosts that share the task's outcome object and each include's (None where it holds no such
-    host), group by group: each object taken out of a group's hosts by :func:`peeled`. None for many."""
-    groups = peeled(hosts, list(outcomes.values()))
-    for included in includers:
-        if groups is None:
-            return None
-        split = []
-        for members in groups:
-            parts = peeled(members, list(map(included.get, members)))
-            if parts is None or len(split) + len(parts) > _COMBINED:
-                return None
-            split += parts
-        groups = split
-    return groups
-
-
-_COMBINED = 8
-"""Up to how many combinations of objects :func:`_through_includes` finds by :func:`_combined`."""
+    by_key = {key: decided(host) for key, host in dict(zip(keys, hosts, strict=True)).items()}
+    return dict(zip(hosts, map(by_key.__getitem__, keys), strict=True))  # (the ids of objects alive)
 
 
 def _through(outcome: HostOutcome, states: list[HostOutcome]) -> HostOutcome | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress, repeat
@@ -150,3 +150,25 @@ def hosts_among(outcomes: Mapping[str, HostOutcome], objects: list[HostOutcome],
     if len(chosen) == len(objects):
         return outcomes.keys()
     return hosts_of(outcomes, chosen) if chosen else ()
+
+
+def combinations(hosts: list[str], columns: list[Callable[[str], Any]],
+                 first: list[Any] | None = None) -> list[list[str]] | None:
+    """``hosts`` grouped by the objects each of ``columns`` gives them (by identity), each group in
+    their order: the hosts of each object of a column taken out of each group of the columns before
+    by :func:`peeled`, without a key made per host (``first``: the first column's objects of
+    ``hosts``, where at hand). None past :data:`_COMBINATIONS` groups."""
+    groups = [hosts]
+    for at, column in enumerate(columns):
+        split: list[list[str]] = []
+        for members in groups:
+            parts = peeled(members, first if at == 0 and first is not None else list(map(column, members)))
+            if parts is None or len(split) + len(parts) > _COMBINATIONS:
+                return None
+            split += parts
+        groups = split
+    return groups
+
+
+_COMBINATIONS = 8
+"""Up to how many groups :func:`combinations` finds (a few passes per group)."""

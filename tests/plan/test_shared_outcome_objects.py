@@ -352,3 +352,25 @@ def test_distinct_objects_and_groups_are_those_of_each_host(count: int) -> None:
         grouped.setdefault((outcome.outcome, outcome.reason), []).append(host)
     assert outcome_groups(SimpleNamespace(hosts=hosts)) == [(kind, why, names) for (kind, why), names in
                                                              grouped.items()]
+
+
+def test_combinations_are_those_of_each_host() -> None:
+    """Hosts grouped by the objects of several columns (a column holding no such host: None) are
+    the groups of a key per host, each in the hosts' order; none past a few groups."""
+    from engine.flow.outcomes import combinations
+
+    hosts = [f"h{n:03d}" for n in range(120)]
+    a, b, c = HostOutcome(RUNS), HostOutcome(RUNS), HostOutcome(SKIPPED, "no")
+    columns = [{host: (a, b, c)[n % 7 % 3] for n, host in enumerate(hosts)}, {host: a for host in hosts[::4]},
+               {host: True for n, host in enumerate(hosts) if n > 60 and n % 7 % 3 == 0}]
+    getters = [column.get for column in columns]
+    expected: dict[tuple[int, ...], list[str]] = {}
+    for host in hosts:
+        expected.setdefault(tuple(id(column.get(host)) for column in columns), []).append(host)
+    assert len(expected) == 8
+    for first in (None, list(columns[0].values())):
+        found = combinations(hosts, getters, first)
+        assert found is not None and sorted(found) == sorted(expected.values())
+    assert combinations(hosts, [getters[0]]) == [[h for h in hosts if columns[0][h] is o] for o in (a, b, c)]
+    assert combinations(hosts, [dict(zip(hosts, map(HostOutcome, hosts), strict=True)).get]) is None  # many
+    assert combinations([], getters) == []
