@@ -461,8 +461,9 @@ def _ran_column(follower: Any, play_plan: PlayPlan, earlier: PlayPlan, done: Tas
         key: tuple[Any, ...] = ("ran by the reader", id(done), path)
     elif earlier is play_plan or planned is None or pending is not None:
         reader = task if earlier is play_plan else None
-        return [follower._ran(earlier, host, done, reader) if host.name in every else None  # noqa: SLF001
-                for host in hosts]
+        alike = follower._ran_alike(earlier, done, reader)  # noqa: SLF001 - (the same on each host: asked once)
+        return [(follower._ran(earlier, host, done, reader) if alike is None else alike)  # noqa: SLF001
+                if host.name in every else None for host in hosts]
     else:
         key = ("ran by the end", id(done))
     memo = followed_memo(earlier)
@@ -473,9 +474,11 @@ def _ran_column(follower: Any, play_plan: PlayPlan, earlier: PlayPlan, done: Tas
     reader = task if earlier is play_plan else None
     found = list(map(column.get, names))
     if None in found:
+        alike = follower._ran_alike(earlier, done, reader)  # noqa: SLF001 - (the same on each host: asked once)
         for at, (host, name) in enumerate(zip(hosts, names, strict=True)):
             if found[at] is None and name in every:
-                found[at] = column[name] = follower._ran(earlier, host, done, reader)  # noqa: SLF001
+                found[at] = column[name] = \
+                    follower._ran(earlier, host, done, reader) if alike is None else alike  # noqa: SLF001
     return found
 
 
