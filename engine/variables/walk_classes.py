@@ -475,10 +475,13 @@ def _ran_column(follower: Any, play_plan: PlayPlan, earlier: PlayPlan, done: Tas
     found = list(map(column.get, names))
     if None in found:
         alike = follower._ran_alike(earlier, done, reader)  # noqa: SLF001 - (the same on each host: asked once)
+        if alike is not None:  # (the hosts not kept yet given it at once)
+            column.update(dict.fromkeys([name for got, name in zip(found, names, strict=True)
+                                         if got is None and name in every], alike))
+            return list(map(column.get, names))
         for at, (host, name) in enumerate(zip(hosts, names, strict=True)):
             if found[at] is None and name in every:
-                found[at] = column[name] = \
-                    follower._ran(earlier, host, done, reader) if alike is None else alike  # noqa: SLF001
+                found[at] = column[name] = follower._ran(earlier, host, done, reader)  # noqa: SLF001
     return found
 
 
