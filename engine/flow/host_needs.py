@@ -14,8 +14,10 @@ from engine.flow.loops import loop_of
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.shared_outcomes import _HOST_IDENTITY, _SAME_ON_EVERY_HOST, _SET_PER_HOST, _ReadsMore
 from engine.variables import host_answers as answers
+from engine.variables import task_variables
 from engine.variables.host_facts import facts_cleared
 from engine.variables.raw import looks_like_fact
+from engine.variables.report import layers_at
 
 if TYPE_CHECKING:
     from engine.flow.outcomes import HostOutcome
@@ -84,16 +86,13 @@ class HostNeeds:
         """A reading rebound by name (with the names read): the first host's reading."""
 
     def _task_variables(self, names: list[str]) -> TaskVariables:
-        from engine.variables.report import layers_at
-        from engine.variables.task_variables import variables_at
-
         wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))
         if self._variables is None or wanted:
             if self._levels is None or self._levels[0] != self._outer:
                 self._levels = (self._outer, layers_at(self.plan, self.play_plan, self.host, self.task, 0, self._outer),
                                 {})
-            found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted, outer=self._outer,
-                                 levels=self._levels[1], kept=self._levels[2])
+            found = task_variables.variables_at(self.plan, self.play_plan, self.host, self.task, wanted,
+                                                outer=self._outer, levels=self._levels[1], kept=self._levels[2])
             self._resolved.update(found.variables)
             self._variables = self._variables or found
         return self._variables

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.config import inject_facts_as_vars
+from engine.flow.host_reading import runs_setup
 from engine.variables.setters import host_names
 from engine.variables.sources import Layer, RuntimeValue, gathers_facts
 
@@ -71,8 +72,6 @@ def gathering_after(plan: Plan, play_plan: PlayPlan) -> dict[int, list[tuple[str
 def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
     """The plays up to ``play_plan`` whose hosts' facts are the run's, with why; once per plan and
     plays (asked for each host at each task: each play's gathering reads ansible.cfg)."""
-    from engine.flow.host_reading import runs_setup
-
     kept = play_plan.__dict__.get("gathering")
     every = getattr(plan, "plays", None)
     seen = play_plan.__dict__.get("gathering for")

@@ -24,6 +24,7 @@ from engine.flow.batches import batches_run as _batches_run
 from engine.flow.batches import host_batch
 from engine.flow.block_failures import section_tasks
 from engine.flow.run_settings import check_mode, runs_once
+from engine.flow.tags import TagEvaluator, TagTemplateError, should_run
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.templating.read_names import names_recorded
@@ -165,8 +166,6 @@ class Follower(BlockFailures):
         """Whether the run's tag selection keeps ``task`` (``never`` too), and every include on the way
         to it, each with its own tags (an include's do not reach what it loads); a handler runs
         whatever the tags. Tags only the run templates keep it (ansible-playbook stops on them)."""
-        from engine.flow.tags import TagEvaluator, TagTemplateError, should_run
-
         if task.handler:
             return True
         memo = followed_memo(play_plan)

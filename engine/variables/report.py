@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
 from engine.flow.batches import play_batches as play_batches
 from engine.flow.play_host_order import batch_everywhere, play_order_reason
+from engine.flow.removed_hosts import PLAY_LISTS
 from engine.inventory.host_order import run_ordered_groups
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered
@@ -182,8 +183,6 @@ def _less_removed(plan: Plan, play_plan: PlayPlan, task: Task | None, host: Host
     failed or ended before it, or unknown where only the run knows whether they are. Before the
     run is planned (engine.variables.host_includes.plan_removals), each list is worked out when a
     template first reads it: planning costs as much as ``plan`` and most values read no list."""
-    from engine.flow.removed_hosts import PLAY_LISTS
-
     if task is None:
         return {}
     names = PLAY_LISTS & magic.keys()

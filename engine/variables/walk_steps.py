@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.host_runtime import followed_memo
+
 if TYPE_CHECKING:
     from engine.flow.plan import PlayPlan
     from engine.loading.model import Task
@@ -23,7 +25,6 @@ def classed_steps(follower: Any, play_plan: PlayPlan,
     Kept with the steps, for the plan and its inventory."""
     from engine.flow.run_settings import runs_once
     from engine.variables.change_classes import setter_classes_key
-    from engine.variables.host_runtime import followed_memo
     from engine.variables.setters import sets_something
 
     plan = follower.plan
@@ -90,7 +91,6 @@ def steps_names(follower: Any, play_plan: PlayPlan, names: frozenset[str] | None
     step (:func:`shareable_steps` of ``names`` and of these are the same steps, for any place in the
     play). Those names found once per play's tasks, as the steps are kept
     (engine.variables.walk_classes._steps)."""
-    from engine.variables.host_runtime import followed_memo
     from engine.variables.setters import names_set
 
     if names is None:
@@ -118,7 +118,6 @@ def _earlier_index(follower: Any, play_plan: PlayPlan) -> _Earlier:
     """The setters of the plays before ``play_plan`` indexed once per play by the names each may set
     (:class:`_Earlier`), while those plays' inventories and tasks stay the same."""
     from engine.variables.host_facts import plays_before
-    from engine.variables.host_runtime import followed_memo
 
     plays = plays_before(follower.plan, play_plan)
     state = tuple((id(earlier), bool(getattr(earlier, "changed_in_play", None)),
@@ -187,7 +186,6 @@ def _play_setters(follower: Any, play_plan: PlayPlan) -> list[tuple[Task, frozen
     """Each setter of the play (in run order) with the names it may set (None: any) and whether it
     makes each host's walk its own (:func:`_own_walk`): once per play while no include adds tasks to
     it (each play after it indexes them)."""
-    from engine.variables.host_runtime import followed_memo
     from engine.variables.setters import may_set, setters
 
     order = follower.order_of(play_plan.play)
