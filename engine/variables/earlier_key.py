@@ -11,8 +11,11 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.block_runs import play_blocks
+from engine.variables.host_runtime import Follower, once_per_plays
 from engine.variables.layer import RuntimeResult, RuntimeValue
 from engine.variables.module_result import ModuleResult
+from engine.variables.report import _scope
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -58,7 +61,6 @@ def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_h
 def earlier_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str]) -> tuple[Any, ...]:
     """The definitions of ``names`` that the tasks before ``task`` (its first run, outside a looped
     include) give ``host``, as a hashable key; the host's other values are not part of it."""
-    from engine.variables.host_runtime import Follower, once_per_plays
     from engine.variables.play_order import play_order
     from engine.variables.report import include_item_order, templar_at
 
@@ -72,7 +74,6 @@ def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task:
     """:func:`_walked`, kept for the host until a task that may set one of ``names`` (a fleet's
     hosts are keyed at every task reading them, the walk only changes at such a task); walked each
     time where which task reads decides it too (a rescue in the play, a looping include around it)."""
-    from engine.variables.block_runs import play_blocks
     from engine.variables.earlier_walk import _keep, _kept, _key
     from engine.variables.report import inventory_of
     from engine.variables.setters import setters_before
@@ -116,8 +117,6 @@ def earlier_classes(plan: Plan, play_plan: PlayPlan, task: Task,
 
 def _walked(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task: Task,
             names: frozenset[str]) -> tuple[Any, ...]:
-    from engine.variables.report import _scope
-
     scope = _scope(plan, play_plan, task, 0, host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     key = []

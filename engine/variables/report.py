@@ -27,6 +27,7 @@ from engine.inventory.host_order import run_ordered_groups
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered
 from engine.values import frozen as frozen  # re-exported: the API of this module
+from engine.variables.followed_hostvars import FollowedHostVars
 from engine.variables.include_item_order import kept_item_keys, kept_item_order
 from engine.variables.play_context import PlayLists, connection_layer
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
@@ -357,7 +358,6 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     variables last), and the magic variables (``hostvars`` among them, which no layer shows).
     ``outer``: the item of each looped include around the task this run is under
     (engine.variables.include_runs.include_loop_runs)."""
-    from engine.variables.followed_hostvars import FollowedHostVars
     from engine.variables.host_runtime import Follower
 
     scope = _scope(plan, play_plan, task, occurrence, host.name)

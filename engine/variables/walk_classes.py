@@ -30,6 +30,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.variables.block_runs import play_blocks
+from engine.variables.earlier_walk import _keep, _kept
+from engine.variables.failed_hosts import planned_alone
+from engine.variables.host_facts import plays_before
 from engine.variables.host_runtime import followed_memo
 from engine.variables.play_order import LOADS
 from engine.variables.walk_keys import _host_keys_now, _Numbers
@@ -53,7 +56,6 @@ def class_walk(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names
     """``walk()`` (``what`` the walk of the setters before ``task`` gives ``host`` for ``names``),
     or what it gave the first host of ``host``'s class."""
     from engine.variables import failed_hosts
-    from engine.variables.earlier_walk import _keep, _kept
 
     if not SHARING or failed_hosts._others_reading or getattr(follower.plan, "removals_pending", None) is not None \
             or getattr(follower.plan, "share_setters", None) is None:  # noqa: SLF001
@@ -313,7 +315,6 @@ class _TaskSteps:
 
     def __init__(self, follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> None:
         from engine.flow.run_settings import runs_once
-        from engine.variables.failed_hosts import planned_alone
         from engine.variables.setters import ends_host_task, host_names
 
         memo = followed_memo(play_plan)
@@ -509,7 +510,6 @@ def _ender_plays(follower: Any, play_plan: PlayPlan) -> list[tuple[PlayPlan, lis
     """The plays so far (``play_plan`` too) with an ``end_play`` or ``end_batch``, each with those
     tasks and their places: once per play while no include loads tasks (asked for each host at each
     task, it was a walk of every play)."""
-    from engine.variables.host_facts import plays_before
     from engine.variables.setters import batch_enders
 
     memo = followed_memo(play_plan)

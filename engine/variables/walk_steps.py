@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.variables.host_runtime import followed_memo
+from engine.variables.setters import setters_before
 
 if TYPE_CHECKING:
     from engine.flow.plan import PlayPlan
@@ -53,8 +54,6 @@ def setter_place(follower: Any, play_plan: PlayPlan, task: Task) -> int | None:
     """How many setters (of any name) the play has before ``task``'s first run, None when it has no
     place in the play's order: tasks with the same place have the same setters before them, so
     the same steps for any names."""
-    from engine.variables.setters import setters_before
-
     order = follower.order_of(play_plan.play)
     positions = order.positions.get(id(task))
     return setters_before(order, positions[0]) if positions else None
