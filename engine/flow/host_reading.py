@@ -12,6 +12,7 @@ from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
 from engine.variables.loop_vars import copy_items
 from engine.variables.play_order import play_order
+from engine.variables.setters import set_names
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -124,8 +125,6 @@ def include_set_names(play: Any, task: Task) -> frozenset[str]:
     """What the tasks a looping include around ``task`` loads set (set_fact, include_vars, register),
     when that include loads one file for all its items: ``task`` reads each item's, once per item,
     which no reading of the whole loop has (a copy of the file per item reads its own item)."""
-    from engine.variables.setters import set_names
-
     order = play_order(play)
     names: set[str] = set()
     for include in order.includers.get(id(task), []):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.config import inject_facts_as_vars
 from engine.flow.host_reading import runs_setup
+from engine.variables.play_order import play_order
 from engine.variables.setters import host_names
 from engine.variables.sources import Layer, RuntimeValue, gathers_facts
 
@@ -100,8 +101,6 @@ def facts_cleared(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None
     """The ``meta: clear_facts`` that left the host's facts empty at ``task`` (None: the task's place
     in the play is not asked), with nothing gathering them since: one of this play before the task,
     or of the latest play before with the host that gathers, sets up or clears facts."""
-    from engine.variables.play_order import play_order
-
     for earlier, clear, gathers, setup in _fact_plays(plan, play_plan):
         if earlier is play_plan:
             order = play_order(earlier.play)

@@ -25,10 +25,12 @@ from engine.flow.play_host_order import batch_everywhere, play_order_reason
 from engine.flow.removed_hosts import PLAY_LISTS
 from engine.inventory.host_order import run_ordered_groups
 from engine.parsing.source import files_state
+from engine.templating.file_search import search_path_variable, search_paths
 from engine.values import Pending, RunOrdered
 from engine.values import frozen as frozen  # re-exported: the API of this module
 from engine.variables.followed_hostvars import FollowedHostVars
 from engine.variables.include_item_order import kept_item_keys, kept_item_order
+from engine.variables.manager import PlayContext, VariableManager
 from engine.variables.play_context import PlayLists, connection_layer
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
@@ -207,8 +209,6 @@ def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, n
 
 
 def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0, host: str | None = None) -> _Scope:
-    from engine.variables.manager import PlayContext, VariableManager
-
     play = play_plan.play
     # kept with the play, which an edit replaces: a cache of its own would keep the replaced ones
     scopes: dict[tuple[int, int, int], tuple[int, Any, _Scope]] = play.derived.setdefault("scopes", {})
@@ -381,8 +381,6 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
 
 
 def _search_path(task: Task, basedir: str) -> list[str]:
-    from engine.templating.file_search import search_path_variable, search_paths
-
     task_file = os.path.abspath(task.span.file) if task.span is not None else None
     return search_path_variable(search_paths(task.role.path if task.role is not None else None, task_file), basedir)
 

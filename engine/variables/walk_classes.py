@@ -35,6 +35,8 @@ from engine.variables.failed_hosts import planned_alone
 from engine.variables.host_facts import plays_before
 from engine.variables.host_runtime import followed_memo
 from engine.variables.play_order import LOADS
+from engine.variables.report import inventory_of
+from engine.variables.setters import ends_host_task, host_names
 from engine.variables.walk_keys import _host_keys_now, _Numbers
 from engine.variables.walk_steps import classed_steps, setter_place, shareable_steps, steps_names
 
@@ -244,8 +246,6 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names:
     :func:`_host_keys_now`); and what the plan says of the host at the steps it decides
     (:func:`_answers_of`). ``steps``: the task's (:class:`_TaskSteps`), when it is asked for each of
     its hosts."""
-    from engine.variables.report import inventory_of
-
     plan = follower.plan
     if steps is None:
         steps = _TaskSteps(follower, play_plan, task, names)
@@ -315,7 +315,6 @@ class _TaskSteps:
 
     def __init__(self, follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> None:
         from engine.flow.run_settings import runs_once
-        from engine.variables.setters import ends_host_task, host_names
 
         memo = followed_memo(play_plan)
         key = ("walk decided steps", id(task), names, len(follower.order_of(play_plan.play).tasks), id(follower.plan))
@@ -357,7 +356,6 @@ class _TaskSteps:
         meanwhile). With them, the play's store and the inventory its hosts read, when its tasks
         change none: found once for the task's hosts."""
         from engine.variables import host_runtime
-        from engine.variables.report import inventory_of
 
         self.memo = followed_memo(play_plan)
         if not getattr(play_plan, "changed_in_play", None):

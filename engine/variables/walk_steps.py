@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.run_settings import runs_once
 from engine.variables.host_runtime import followed_memo
-from engine.variables.setters import setters_before
+from engine.variables.loop_vars import includer_loops
+from engine.variables.setters import names_set, occurrence, setters_before
 
 if TYPE_CHECKING:
     from engine.flow.plan import PlayPlan
@@ -24,7 +26,6 @@ def classed_steps(follower: Any, play_plan: PlayPlan,
     classes are kept): not one setting nothing, one the run's tags leave out, nor a ``run_once`` one
     (the effects of the host that runs it for the batch, which is in each host's key: walk_classes._decided_many).
     Kept with the steps, for the plan and its inventory."""
-    from engine.flow.run_settings import runs_once
     from engine.variables.change_classes import setter_classes_key
     from engine.variables.setters import sets_something
 
@@ -90,8 +91,6 @@ def steps_names(follower: Any, play_plan: PlayPlan, names: frozenset[str] | None
     step (:func:`shareable_steps` of ``names`` and of these are the same steps, for any place in the
     play). Those names found once per play's tasks, as the steps are kept
     (engine.variables.walk_classes._steps)."""
-    from engine.variables.setters import names_set
-
     if names is None:
         return None
     order = follower.order_of(play_plan.play)
@@ -200,10 +199,7 @@ def _own_walk(order: Any, done: Task, at: int) -> bool:
     """Whether the setter ``done`` (at place ``at`` of the play's ``order``) makes each host's walk
     its own: a handler, one delegating its facts, a later run of a task, one in a looping include
     or one a ``run_once`` include loads (kept with the order)."""
-    from engine.flow.run_settings import runs_once
     from engine.loading import keywords as kw
-    from engine.variables.loop_vars import includer_loops
-    from engine.variables.setters import occurrence
 
     def own() -> bool:
         data = done.data if isinstance(done.data, Mapping) else {}
