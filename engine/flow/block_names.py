@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from engine.templating.errors import TemplateFailure
+from engine.templating.errors import TemplateFailure, undefined_cause
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
@@ -30,8 +30,6 @@ def block_name_failure(task: Task, needs: Callable[[str], str | None], templar: 
     """Why ``task`` fails on a host before the run because the name of the block it is directly
     in needs an undefined variable there (engine.run.parent_block), for the plan; None when
     the name templates, or when it reads what only the run knows (``needs`` says what)."""
-    from engine.templating.errors import undefined_cause
-
     templated = templated_block_name(task)
     if templated is None or needs(templated[0]) is not None:
         return None

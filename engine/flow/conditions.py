@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from engine.templating.errors import RunTimeOnly
+
 
 @dataclass(frozen=True)
 class Expr:
@@ -132,8 +134,6 @@ def _closing(tokens: list[tuple[str, str]], start: int) -> int:
 def _with_known_truth(value: Any) -> Any:
     """``value``, or :class:`Unknown` where even whether it is truthy is the run's (a value of
     which only the run gives the length)."""
-    from engine.templating.errors import RunTimeOnly
-
     if isinstance(value, Unknown):
         return value
     try:

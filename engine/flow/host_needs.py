@@ -13,9 +13,12 @@ from engine.flow.host_reading import include_loop_names, include_set_names, runs
 from engine.flow.loops import loop_of
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.shared_outcomes import _HOST_IDENTITY, _SAME_ON_EVERY_HOST, _SET_PER_HOST, _ReadsMore
+from engine.templating.variable_uses import names_read
 from engine.variables import host_answers as answers
+from engine.variables import task_variables
 from engine.variables.host_facts import facts_cleared
 from engine.variables.raw import looks_like_fact
+from engine.variables.report import layers_at
 
 if TYPE_CHECKING:
     from engine.flow.outcomes import HostOutcome
@@ -84,16 +87,13 @@ class HostNeeds:
         """A reading rebound by name (with the names read): the first host's reading."""
 
     def _task_variables(self, names: list[str]) -> TaskVariables:
-        from engine.variables.report import layers_at
-        from engine.variables.task_variables import variables_at
-
         wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))
         if self._variables is None or wanted:
             if self._levels is None or self._levels[0] != self._outer:
                 self._levels = (self._outer, layers_at(self.plan, self.play_plan, self.host, self.task, 0, self._outer),
                                 {})
-            found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted, outer=self._outer,
-                                 levels=self._levels[1], kept=self._levels[2])
+            found = task_variables.variables_at(self.plan, self.play_plan, self.host, self.task, wanted,
+                                                outer=self._outer, levels=self._levels[1], kept=self._levels[2])
             self._resolved.update(found.variables)
             self._variables = self._variables or found
         return self._variables
@@ -102,8 +102,6 @@ class HostNeeds:
         """What only the run knows that ``text`` (an expression) reads, as words; None if nothing.
         The same for every item of a loop (the names an item binds are left out, and every item binds
         the same ones): worked out once per expression and item names, not once per item."""
-        from engine.templating.variable_uses import names_read
-
         key = (text, tuple(item))
         if key in self._needs_of:
             return self._needs_of[key]
@@ -118,8 +116,6 @@ class HostNeeds:
         """Whether every name ``text`` reads that only the run knows is one it certainly sets, to a
         value only it gives (engine.templating.defined_only): what the templar says of whether it
         is defined is then the run's answer too."""
-        from engine.templating.variable_uses import names_read
-
         names = names_read(text, expression=True)
         unknown = [name for name in names or () if name not in item and self._unknown_reason(name, 0)]
         return names is not None and all(
@@ -128,8 +124,6 @@ class HostNeeds:
             for name in unknown)
 
     def _needs_value(self, value: Any, item: Mapping[str, Any]) -> str | None:
-        from engine.templating.variable_uses import names_read
-
         names: set[str] = set()
         for text in strings(value):
             found = names_read(text, expression=False)

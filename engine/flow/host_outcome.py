@@ -42,6 +42,7 @@ from engine.templating.read_names import names_recorded, recording
 from engine.variables.failing import own_result, read_as_run_time, templated_arguments
 from engine.variables.include_vars_files import vaulted_include_without_secrets
 from engine.variables.setter_classes import share_setters
+from engine.variables.sources import INCLUDE_VARS
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -118,8 +119,6 @@ _FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_Ho
 def _may_fail_on_files(task: Task) -> bool:
     """An ``include_vars`` of a directory, which fails on a file of it without a valid extension, or
     of a file encrypted whole where ansible has no vault secrets (:meth:`_HostTask._files_failure`)."""
-    from engine.variables.sources import INCLUDE_VARS
-
     if task.action not in INCLUDE_VARS or not isinstance(task.args, Mapping):
         return False
     return "dir" in task.args or vaulted_include_without_secrets(task)
@@ -297,7 +296,6 @@ class _HostTask(HostNeeds):
         (engine.variables.include_vars_files), when all its arguments read is known before the run."""
         from engine.variables.failing import finalized_arguments
         from engine.variables.include_vars_files import files_failure
-        from engine.variables.sources import INCLUDE_VARS
 
         if self.task.action not in INCLUDE_VARS or self._needs_value(finalized_arguments(self.task), item) is not None:
             return None

@@ -48,6 +48,7 @@ from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.role_uses import ROLE_REASONS, RoleUses
 from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, run_once_hosts, runs_once
 from engine.flow.stopped_hosts import Failed, StoppedHosts
+from engine.flow.tags import TagEvaluator, TagTemplateError, should_run
 from engine.flow.templated_notify import notify_renderer
 from engine.flow.unrun_hosts import maybe_in_play
 from engine.loading.keywords import META
@@ -498,8 +499,6 @@ def _through(outcome: HostOutcome, states: list[HostOutcome]) -> HostOutcome | N
 def _selected(task: Task, includers: list[Task], selected: frozenset[int], plan: Plan) -> bool:
     """Whether the tag selection keeps ``task``; a task an include loads is selected when every
     include on the way is (an include left out loads nothing), with its own tags."""
-    from engine.flow.tags import TagEvaluator, TagTemplateError, should_run
-
     if not includers:
         return id(task) in selected
     if not _selected(includers[-1], includers[:-1], selected, plan):

@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
+from engine.variables.loop_vars import copy_items
+from engine.variables.play_order import play_order
+from engine.variables.setters import set_names
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -89,7 +92,6 @@ def clears_facts_at(play: Any) -> Any:
     found = play.derived.get("clears_facts_at", False)
     if found is False:
         from engine.flow.plan import play_tasks
-        from engine.variables.play_order import play_order
 
         order = play_order(play)
         found = play.derived["clears_facts_at"] = next(
@@ -123,10 +125,6 @@ def include_set_names(play: Any, task: Task) -> frozenset[str]:
     """What the tasks a looping include around ``task`` loads set (set_fact, include_vars, register),
     when that include loads one file for all its items: ``task`` reads each item's, once per item,
     which no reading of the whole loop has (a copy of the file per item reads its own item)."""
-    from engine.variables.loop_vars import copy_items
-    from engine.variables.play_order import play_order
-    from engine.variables.setters import set_names
-
     order = play_order(play)
     names: set[str] = set()
     for include in order.includers.get(id(task), []):

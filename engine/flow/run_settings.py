@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.booleans import boolean
 from engine.loading import keywords as kw
 
 if TYPE_CHECKING:
@@ -18,8 +19,6 @@ ONCE_PER_BATCH = kw._family("add_host")  # BYPASS_HOST_LOOP: run once per batch,
 def check_mode(plan: Plan, task: Task) -> bool | None:
     """Whether ``task`` runs in check mode: its ``check_mode`` (or one it inherits), else the
     launch's ``-C``; None when a template decides."""
-    from engine.booleans import boolean
-
     value = getattr(task.effective("check_mode"), "value", None)
     if value is None:
         return bool(getattr(getattr(plan, "options", None), "check", False))
@@ -44,7 +43,6 @@ def play_strategy(play: Any) -> str:
 def force_handlers(plan: Plan, play: Any) -> bool | None:
     """The play's ``force_handlers``, else ``--force-handlers`` or ansible.cfg's; None when a
     template decides."""
-    from engine.booleans import boolean
     from engine.config import config_value
 
     data = play.data if isinstance(play.data, Mapping) else {}
@@ -61,8 +59,6 @@ def force_handlers(plan: Plan, play: Any) -> bool | None:
 def runs_once(task: Task) -> bool:
     """Whether ``task`` is certainly ``run_once``: written on it or on a block, a role or an
     include around it (a template is not read here)."""
-    from engine.booleans import boolean
-
     value = getattr(task.effective("run_once"), "value", None)
     try:
         return value is not None and boolean(value, strict=True)
@@ -74,8 +70,6 @@ def run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) ->
     """For a ``run_once`` task, each host's batch's first host (the one it runs on), and whether
     ``run_once`` is known to hold (not a template); None without it, and with the ``free``
     strategies, which run it on every host."""
-    from engine.booleans import boolean
-
     value = getattr(task.effective("run_once"), "value", None)
     if value is None and task.action not in ONCE_PER_BATCH:
         return None, True  # (whatever the strategy: ansible.cfg's not read for every task)
@@ -94,7 +88,6 @@ def run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) ->
 def ignores_errors(task: Task, template: Callable[[Any], Any] | None = None) -> bool | None:
     """The task's ``ignore_errors`` (a template given to ``template``): None when only the run
     decides."""
-    from engine.booleans import boolean
     from engine.templating.templar import TemplateFailure, is_template
 
     ignored = getattr(task.effective("ignore_errors"), "value", None)

@@ -15,6 +15,7 @@ from engine.flow.rebound import Identities
 from engine.variables import host_answers as answers
 from engine.variables import walk_classes
 from engine.variables.earlier_key import earlier_classes, earlier_key, followed_names
+from engine.variables.report import host_at, inventory_keys, inventory_of
 
 if TYPE_CHECKING:
     from engine.flow.outcomes import HostOutcome
@@ -293,7 +294,6 @@ class _SharedOutcomes:
     def _entry_of(self, host: Host) -> tuple[Any, ...]:
         """:meth:`entry`, worked out for ``host``."""
         from engine.variables.host_facts import facts_unknown
-        from engine.variables.report import host_at, inventory_keys, inventory_of
 
         assert self.names is not None
         # the host's own level carries its name and groups (Host.get_vars): those are the

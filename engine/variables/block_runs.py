@@ -197,6 +197,12 @@ def in_rescuing_block(blocks: PlayBlocks, reader: Task | None) -> bool:
     return any(block in blocks.rescuing for block, _ in blocks.paths.get(id(reader)) or ())
 
 
+def reader_place(blocks: PlayBlocks, reader: Task | None) -> tuple[Any, ...]:
+    """The sections of the play's blocks ``reader`` runs in (none for a reader past them): all
+    :func:`runs_there` reads of the reader."""
+    return blocks.paths.get(id(reader)) or () if reader is not None else ()
+
+
 def runs_there(blocks: PlayBlocks, task: Task, reader: Task | None,
                fails_on_host: Callable[[Task], Decided], item_by_item: Callable[[Task], bool] | None = None,
                deciding: Callable[[int], bool] | None = None) -> Decided:
@@ -209,7 +215,7 @@ def runs_there(blocks: PlayBlocks, task: Task, reader: Task | None,
     path = blocks.paths.get(id(task))
     if not path:
         return True
-    reader_path = blocks.paths.get(id(reader)) or () if reader is not None else ()
+    reader_path = reader_place(blocks, reader)
     for block, section in path:
         if block not in blocks.rescuing or (block, section) in reader_path or deciding and not deciding(block):
             continue  # the reader runs in this section too: the host got there with it
@@ -228,6 +234,26 @@ def runs_there(blocks: PlayBlocks, task: Task, reader: Task | None,
             if decided is not True:
                 return decided
     return True
+
+
+class _AsksHost(Exception):  # noqa: N818 - not an error: a host's failure was asked
+    """Raised where :func:`runs_anywhere` is asked a host's failure."""
+
+
+def _asks_host(task: Task) -> Decided:
+    raise _AsksHost
+
+
+def runs_anywhere(blocks: PlayBlocks, task: Task, reader: Task | None,
+                  item_by_item: Callable[[Task], bool] | None = None,
+                  deciding: Callable[[int], bool] | None = None) -> Decided | None:
+    """What :func:`runs_there` answers on every host where it asks no host whether a task fails
+    (the blocks around ``task`` that decide have nothing before it that may fail, or the reader runs
+    in their sections): the same answer, found once; None where it asks."""
+    try:
+        return runs_there(blocks, task, reader, _asks_host, item_by_item, deciding)
+    except _AsksHost:
+        return None
 
 
 def _first_failure(tasks: list[Task], fails_on_host: Callable[[Task], Decided],

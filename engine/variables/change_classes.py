@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from engine.templating.read_names import READS_ALL
 from engine.variables import class_changes
 from engine.variables import host_answers as answers
+from engine.variables.inventory_twins import twin_key
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -169,8 +170,6 @@ class HostClasses:
         the same plays, none of the names their own, nor their name or groups read) have the same
         parts but what the tasks before set (the play changes no inventory: the same one read on
         every host): found once per twin token and names, and only that part asked of each."""
-        from engine.variables.inventory_twins import twin_key
-
         twin = twin_key(self.plan, self.play_plan, host, self.task, self.names)
         if twin is None:
             return tuple(part(self, host) for part in KEY_PARTS)

@@ -11,8 +11,14 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.block_runs import play_blocks
+from engine.variables.host_facts import plays_before
+from engine.variables.host_runtime import Follower, once_per_plays
 from engine.variables.layer import RuntimeResult, RuntimeValue
 from engine.variables.module_result import ModuleResult
+from engine.variables.play_order import play_order
+from engine.variables.report import _scope, include_item_order, templar_at
+from engine.variables.setters import setters_before
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -39,7 +45,6 @@ def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_h
     every name read is followed: the key is what the walk of the tasks before gives them, the layer
     that may set any name (and why) included."""
     from engine.variables.names_before import names_set_before
-    from engine.variables.play_order import play_order
     from engine.variables.raw import looks_like_fact
 
     if plan.inventory.data.merge_hashes or touched & NOT_FOLLOWED:
@@ -58,10 +63,6 @@ def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_h
 def earlier_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str]) -> tuple[Any, ...]:
     """The definitions of ``names`` that the tasks before ``task`` (its first run, outside a looped
     include) give ``host``, as a hashable key; the host's other values are not part of it."""
-    from engine.variables.host_runtime import Follower, once_per_plays
-    from engine.variables.play_order import play_order
-    from engine.variables.report import include_item_order, templar_at
-
     follower = Follower(plan, play_order, templar_at, include_item_order)
     return once_per_plays(follower, play_plan, host, task, 0, names, "earlier key",  # type: ignore[no-any-return]
                           lambda: _kept_walk(follower, plan, play_plan, host, task, names))
@@ -72,10 +73,8 @@ def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task:
     """:func:`_walked`, kept for the host until a task that may set one of ``names`` (a fleet's
     hosts are keyed at every task reading them, the walk only changes at such a task); walked each
     time where which task reads decides it too (a rescue in the play, a looping include around it)."""
-    from engine.variables.block_runs import play_blocks
     from engine.variables.earlier_walk import _keep, _kept, _key
     from engine.variables.report import inventory_of
-    from engine.variables.setters import setters_before
 
     order = follower.order_of(play_plan.play)
     positions = order.positions.get(id(task))
@@ -102,10 +101,7 @@ def earlier_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     """When :func:`earlier_key` is one walk for all the hosts in the same plays (the tasks before
     set ``names`` alike on every host), what it depends on for a host: which of the plays so far
     the host is in (hosts with equal answers get the same key, the same object); else None."""
-    from engine.variables.host_facts import plays_before
     from engine.variables.host_runtime import Follower, host_names, kept_uniform_walk
-    from engine.variables.play_order import play_order
-    from engine.variables.report import include_item_order, templar_at
 
     follower = Follower(plan, play_order, templar_at, include_item_order)
     if not kept_uniform_walk(follower, play_plan, task, 0, names):
@@ -116,8 +112,6 @@ def earlier_classes(plan: Plan, play_plan: PlayPlan, task: Task,
 
 def _walked(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task: Task,
             names: frozenset[str]) -> tuple[Any, ...]:
-    from engine.variables.report import _scope
-
     scope = _scope(plan, play_plan, task, 0, host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     key = []
@@ -135,7 +129,6 @@ def _walked(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task: Ta
 def told_names(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Any], Any]) -> frozenset[str]:
     """Every name a setter of the plays up to ``play_plan`` tells it may set (``register``, an
     untemplated ``set_fact`` key), kept until an include adds tasks."""
-    from engine.variables.host_facts import plays_before
     from engine.variables.setters import set_names, setters
 
     plays = plays_before(plan, play_plan, including=True)

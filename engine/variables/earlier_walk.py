@@ -26,11 +26,11 @@ from engine.variables.accumulating import unknown_names
 from engine.variables.failed_hosts import planned_alone, ran_unless_out
 from engine.variables.host_facts import gathered_since, gathering_after, plays_before
 from engine.variables.setters import host_names, maybe, occurrence, setters
+from engine.variables.task_results import Effects
 
 if TYPE_CHECKING:
     from engine.flow.plan import PlayPlan
     from engine.inventory.data import Host
-    from engine.variables.task_results import Effects
 
 Follower = Any  # engine.variables.host_runtime's, which calls here
 
@@ -105,8 +105,6 @@ def _keep(follower: Follower, play_plan: PlayPlan, key: tuple[Any, ...], planned
 def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset[str] | None) -> list[Effects]:
     """What the whole of ``play_plan`` (a play before the reader's) set on ``host`` (for ``names``),
     the rescues' last."""
-    from engine.variables.task_results import Effects
-
     key = _key(follower, play_plan, "played", host, names)
     kept = _kept(follower, play_plan, key)
     if kept is not None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.play_order import play_order
+
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
@@ -65,8 +67,6 @@ def planned_alone(play_plan: PlayPlan, task: Task) -> bool:
     (run at the flush points where a task notified it and changed), or a task of a role the play
     may reach twice with an equal use (``Role.has_run``: left out where one ran, as the dependency
     of a role included again that the play's ``roles`` ran already)."""
-    from engine.variables.play_order import play_order
-
     return task.handler or task.role is not None and play_order(play_plan.play).repeats_role(task)
 
 

@@ -9,6 +9,8 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.config import inject_facts_as_vars
+from engine.flow.host_reading import runs_setup
+from engine.variables.play_order import play_order
 from engine.variables.setters import host_names
 from engine.variables.sources import Layer, RuntimeValue, gathers_facts
 
@@ -71,8 +73,6 @@ def gathering_after(plan: Plan, play_plan: PlayPlan) -> dict[int, list[tuple[str
 def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
     """The plays up to ``play_plan`` whose hosts' facts are the run's, with why; once per plan and
     plays (asked for each host at each task: each play's gathering reads ansible.cfg)."""
-    from engine.flow.host_reading import runs_setup
-
     kept = play_plan.__dict__.get("gathering")
     every = getattr(plan, "plays", None)
     seen = play_plan.__dict__.get("gathering for")
@@ -101,8 +101,6 @@ def facts_cleared(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None
     """The ``meta: clear_facts`` that left the host's facts empty at ``task`` (None: the task's place
     in the play is not asked), with nothing gathering them since: one of this play before the task,
     or of the latest play before with the host that gathers, sets up or clears facts."""
-    from engine.variables.play_order import play_order
-
     for earlier, clear, gathers, setup in _fact_plays(plan, play_plan):
         if earlier is play_plan:
             order = play_order(earlier.play)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.block_failures import section_tasks
 from engine.flow.loops import loop_of
 from engine.templating.read_names import names_recorded
+from engine.variables.block_runs import failing_task, fails_by_condition, play_blocks
+from engine.variables.failure_facts import failure_facts
 from engine.variables.include_stops import Stop, caught_within, may_stop
 from engine.variables.loop_vars import copy_items
 from engine.variables.sources import Layer, RuntimeValue
@@ -132,9 +134,6 @@ class BlockFailures:
         the reader's own, when it is the first of its rescue; None: all of them) gave it:
         ``ansible_failed_task`` and ``ansible_failed_result`` of the task that failed there,
         unknown when only the run knows which fails."""
-        from engine.variables.block_runs import failing_task, fails_by_condition, play_blocks
-        from engine.variables.failure_facts import failure_facts
-
         blocks = play_blocks(play_plan.play)
         positions = self.order_of(play_plan.play).positions
         started = sorted((positions[id(first)][0], block, first) for block, first in blocks.rescue_starts.items()

@@ -24,10 +24,12 @@ from engine.flow.batches import batches_run as _batches_run
 from engine.flow.batches import host_batch
 from engine.flow.block_failures import section_tasks
 from engine.flow.run_settings import check_mode, runs_once
+from engine.flow.tags import TagEvaluator, TagTemplateError, should_run
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.templating.read_names import names_recorded
 from engine.variables.accumulating import accumulates as _accumulates
+from engine.variables.block_runs import reader_place, runs_anywhere, runs_there
 from engine.variables.class_changes import followed_unshared
 from engine.variables.earlier_walk import ItemMajor, earlier_plays, file_loop, own_play
 from engine.variables.failed_hosts import as_written as _as_written
@@ -164,8 +166,6 @@ class Follower(BlockFailures):
         """Whether the run's tag selection keeps ``task`` (``never`` too), and every include on the way
         to it, each with its own tags (an include's do not reach what it loads); a handler runs
         whatever the tags. Tags only the run templates keep it (ansible-playbook stops on them)."""
-        from engine.flow.tags import TagEvaluator, TagTemplateError, should_run
-
         if task.handler:
             return True
         memo = followed_memo(play_plan)
@@ -216,15 +216,26 @@ class Follower(BlockFailures):
         """Whether ``task`` ran on ``host`` by the time ``reader`` runs, as the blocks with a
         ``rescue`` around it decide (engine.variables.block_runs): True, False, or why only the
         run knows."""
-        from engine.variables.block_runs import runs_there
-
+        alike = self._ran_alike(play_plan, task, reader)
+        if alike is not None:
+            return alike
         order = self.order_of(play_plan.play)
-        # what decides it but the host's failures: once per task and order (asked for each host)
+        blocks, item_by_item, deciding = order.per_task("ran by blocks", task,
+                                                        lambda: self._ran_by_blocks(play_plan, order, task))
+        return runs_there(blocks, task, reader, self._fails_on(play_plan, host), item_by_item, deciding)
+
+    def _ran_alike(self, play_plan: PlayPlan, task: Task, reader: Task | None) -> bool | str | None:
+        """:meth:`_ran` where the blocks decide it without asking whether a task fails the host (no
+        block with a ``rescue`` around ``task``, or nothing before it there that may fail): the same
+        on every host, found once per task and sections of the blocks the reader is in, in this order
+        (asked for each host); else None."""
+        order = self.order_of(play_plan.play)
+        # what decides it but the host's failures: once per task and order
         how = order.per_task("ran by blocks", task, lambda: self._ran_by_blocks(play_plan, order, task))
         if how is None:
             return True
-        blocks, item_by_item, deciding = how
-        return runs_there(blocks, task, reader, self._fails_on(play_plan, host), item_by_item, deciding)
+        return order.per_task(("ran alike", reader_place(how[0], reader)), task,  # type: ignore[no-any-return]
+                              lambda: runs_anywhere(how[0], task, reader, how[1], how[2]))
 
     def _ran_by_blocks(self, play_plan: PlayPlan, order: Any, task: Task) -> tuple[Any, ...] | None:
         """The play's blocks and how they decide whether ``task`` ran (:meth:`_ran`), None where no

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.inventory.vars_files import playbook_vars_directories
 from engine.variables.host_answers import OWN_ANSWERS
+from engine.variables.host_facts import cached_facts
 from engine.variables.report import _playbook_dir, host_part, inventory_of
 
 if TYPE_CHECKING:
@@ -38,8 +39,6 @@ def twin_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, nam
     """:func:`inventory_twin` with ``names`` and the host's cached facts as ansible.cfg's fact cache
     gives them too (which the token may not tell): hosts with equal keys are given equal parts of any
     key the inventory and cached facts give for ``names``; None where the host has no twin."""
-    from engine.variables.host_facts import cached_facts
-
     twin = inventory_twin(plan, play_plan, host, task, names)
     if twin is None:
         return None

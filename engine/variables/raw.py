@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.templating.defined_only import SetUnknown
+from engine.templating.errors import RunTimeOnly
 from engine.values import settled
 from engine.variables.sources import is_runtime
 
@@ -55,9 +57,6 @@ class RawVariables(Mapping[str, Any]):
         self._wild = (at, wild.any_name) if wild is not None and at is not None else None
 
     def __getitem__(self, name: str) -> Any:
-        from engine.templating.defined_only import SetUnknown
-        from engine.templating.errors import RunTimeOnly
-
         # the levels down to the highest at which any name may be set: those below it decide nothing
         wild = self._wild
         for values in self._maps if wild is None else self._maps[: wild[0] + 1]:

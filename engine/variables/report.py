@@ -22,11 +22,15 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
 from engine.flow.batches import play_batches as play_batches
 from engine.flow.play_host_order import batch_everywhere, play_order_reason
+from engine.flow.removed_hosts import PLAY_LISTS
 from engine.inventory.host_order import run_ordered_groups
 from engine.parsing.source import files_state
+from engine.templating.file_search import search_path_variable, search_paths
 from engine.values import Pending, RunOrdered
 from engine.values import frozen as frozen  # re-exported: the API of this module
+from engine.variables.followed_hostvars import FollowedHostVars
 from engine.variables.include_item_order import kept_item_keys, kept_item_order
+from engine.variables.manager import PlayContext, VariableManager
 from engine.variables.play_context import PlayLists, connection_layer
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
@@ -182,8 +186,6 @@ def _less_removed(plan: Plan, play_plan: PlayPlan, task: Task | None, host: Host
     failed or ended before it, or unknown where only the run knows whether they are. Before the
     run is planned (engine.variables.host_includes.plan_removals), each list is worked out when a
     template first reads it: planning costs as much as ``plan`` and most values read no list."""
-    from engine.flow.removed_hosts import PLAY_LISTS
-
     if task is None:
         return {}
     names = PLAY_LISTS & magic.keys()
@@ -207,8 +209,6 @@ def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, n
 
 
 def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0, host: str | None = None) -> _Scope:
-    from engine.variables.manager import PlayContext, VariableManager
-
     play = play_plan.play
     # kept with the play, which an edit replaces: a cache of its own would keep the replaced ones
     scopes: dict[tuple[int, int, int], tuple[int, Any, _Scope]] = play.derived.setdefault("scopes", {})
@@ -358,7 +358,6 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     variables last), and the magic variables (``hostvars`` among them, which no layer shows).
     ``outer``: the item of each looped include around the task this run is under
     (engine.variables.include_runs.include_loop_runs)."""
-    from engine.variables.followed_hostvars import FollowedHostVars
     from engine.variables.host_runtime import Follower
 
     scope = _scope(plan, play_plan, task, occurrence, host.name)
@@ -382,8 +381,6 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
 
 
 def _search_path(task: Task, basedir: str) -> list[str]:
-    from engine.templating.file_search import search_path_variable, search_paths
-
     task_file = os.path.abspath(task.span.file) if task.span is not None else None
     return search_path_variable(search_paths(task.role.path if task.role is not None else None, task_file), basedir)
 

@@ -11,6 +11,7 @@ from engine.booleans import boolean
 from engine.config import config_value
 from engine.loading.model import ROLE_ENTRY_KINDS
 from engine.loading.paths import find_role_var_files
+from engine.parsing.source import files_state
 from engine.span import YMap
 from engine.variables.layer import Layer, RuntimeValue, VarsReader, as_mapping, make_layer, vars_path
 from engine.variables.play_context import PlayContext, parent_role_params
@@ -26,8 +27,6 @@ _role_files: dict[tuple[Any, ...], tuple[int, list[Layer]]] = {}
 def _role_file_layers(manager: VarsReader, role: RoleInstance, sub: str, level: str) -> list[Layer]:
     """A role's defaults or vars files as layers, one per file of a ``main/`` directory
     (reused until the files change: a play's every task reads the defaults of every role of the play)."""
-    from engine.parsing.source import files_state
-
     run_from = role.run_from[1].get(sub) if role.run_from is not None else None
     if run_from is not None:  # which file the host gets is the run's: every name they set is unknown
         names = {name: RuntimeValue(role.run_from[0])  # type: ignore[index]

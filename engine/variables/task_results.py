@@ -19,7 +19,7 @@ from engine.templating.file_lookups import RepositoryLookups, repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.command_line import command_line
-from engine.variables.failing import argument_failure, failed_when, three_valued
+from engine.variables.failing import argument_failure, condition_fails, failed_when, three_valued
 from engine.variables.include_vars_files import (
     VarsFilesFail,
     VarsFilesUnknown,
@@ -455,8 +455,6 @@ def _decide(conditions: list[Any], templar: Templar, label: str) -> Any:
         try:
             holds = templar.evaluate(condition)
         except Exception as exc:  # noqa: BLE001 - an operand only the run knows
-            from engine.variables.failing import condition_fails
-
             unknown = RunDecides(f"set by {label} only if its condition {condition!r} holds, which only the run knows "
                                f"({exc})")
             unknown.fails = condition_fails(exc)

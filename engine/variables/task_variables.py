@@ -13,10 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from engine.templating.templar import RECURSIVE_VALUE, TemplateFailure, is_template, too_large_reason
 from engine.values import Pending, settled, unknown_as_shown
+from engine.variables.host_facts import facts_unknown
+from engine.variables.loop_vars import loop_names
 from engine.variables.raw import looks_like_fact, runtime_reason, wild_layer
 from engine.variables.report import _loop_layer, _loop_layers, _raw_over, frozen, layers_at, static_templar
 from engine.variables.sources import Definition, Layer, RuntimeValue, definitions, is_runtime
+from engine.variables.task_results import with_repository_lookups
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -70,11 +74,6 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     ``kept``: with ``levels``, a dict the caller keeps with them (and drops with them) and gives
     at each call for them: what is worked out of the levels whatever the names (the merged raw
     values, the loop's items, the levels with the loops' items) is worked out once for them."""
-    from engine.templating.templar import RECURSIVE_VALUE, TemplateFailure, is_template, too_large_reason
-    from engine.variables.host_facts import facts_unknown
-    from engine.variables.loop_vars import loop_names
-    from engine.variables.task_results import with_repository_lookups
-
     if levels is None:
         levels, kept = layers_at(plan, play_plan, host, task, occurrence, outer), None  # each item's too
     if kept is None or items is not None and items is not kept.get("items"):
@@ -160,7 +159,6 @@ def _loop_items(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, outer: 
     """The item variables of the task's own loop (loop_scopes), templated with its levels: once for
     them (``kept``)."""
     from engine.variables.loop_vars import loop_scopes
-    from engine.variables.task_results import with_repository_lookups
 
     if "items" not in kept:
         raw = _base(plan, play_plan, host, task, outer, levels, kept)[1]
@@ -174,8 +172,6 @@ def _item_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                  kept: dict[Any, Any]) -> tuple[list[Layer], Any, bool]:
     """The levels of the run at ``item`` of the task's loop (the loop's items on top), their raw
     values, and whether a level may set any name."""
-    from engine.variables.loop_vars import loop_names
-
     base, raw = _base(plan, play_plan, host, task, outer, levels, kept)
     layers = list(base)
     bound = loop_names(task) if task is not None else []

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.run_settings import runs_once
+from engine.variables.block_runs import play_blocks
 from engine.variables.host_facts import plays_before
 from engine.variables.loop_vars import includer_loops
 from engine.variables.setters import ends_host_task as _ends_host_task
@@ -26,9 +28,7 @@ def uniform_walk(follower: Any, play_plan: PlayPlan, task: Task, names: frozense
     delegated, and no ``meta: end_host`` on the way; all of them (``names`` None): no rescue in the
     plays either. The earlier tasks' walk is then the same on all hosts in the same plays
     (engine.variables.host_runtime.Follower.earlier_layers)."""
-    from engine.flow.run_settings import runs_once
     from engine.loading import keywords as kw
-    from engine.variables.block_runs import play_blocks
 
     plan = follower.plan
     for earlier in plays_before(plan, play_plan, including=True):

@@ -29,6 +29,14 @@ import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.block_runs import play_blocks
+from engine.variables.earlier_walk import _keep, _kept
+from engine.variables.failed_hosts import planned_alone
+from engine.variables.host_facts import plays_before
+from engine.variables.host_runtime import followed_memo
+from engine.variables.play_order import LOADS
+from engine.variables.report import inventory_of
+from engine.variables.setters import ends_host_task, host_names
 from engine.variables.walk_keys import _host_keys_now, _Numbers
 from engine.variables.walk_steps import classed_steps, setter_place, shareable_steps, steps_names
 
@@ -50,7 +58,6 @@ def class_walk(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names
     """``walk()`` (``what`` the walk of the setters before ``task`` gives ``host`` for ``names``),
     or what it gave the first host of ``host``'s class."""
     from engine.variables import failed_hosts
-    from engine.variables.earlier_walk import _keep, _kept
 
     if not SHARING or failed_hosts._others_reading or getattr(follower.plan, "removals_pending", None) is not None \
             or getattr(follower.plan, "share_setters", None) is None:  # noqa: SLF001
@@ -162,7 +169,6 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
     leave it out (:func:`_steps`). Kept until classes are made, read more names or stop being usable
     (engine.variables.class_changes.READS: not when a class is added, which changes none of that)."""
     from engine.variables.change_classes import READS
-    from engine.variables.host_runtime import followed_memo
 
     memo = followed_memo(play_plan)
     # (the same for the tasks with the same setters before them: what the tasks between two setters read;
@@ -178,7 +184,6 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
 
 def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> frozenset[str] | None:
     from engine.variables.class_changes import followed_without_classes
-    from engine.variables.host_runtime import followed_memo
 
     plan = follower.plan
     wanted = names
@@ -221,8 +226,6 @@ def _steps(follower: Any, play_plan: PlayPlan, task: Task,
     """The setters before ``task`` that may set ``names`` (each with its play), when nothing but
     the classes of their effects tells one host's walk from another's; else None. Once per place
     among the setters (:func:`setter_place`) and names, while the play's inventory stays the same."""
-    from engine.variables.host_runtime import followed_memo
-
     order = follower.order_of(play_plan.play)
     memo = followed_memo(play_plan)
     place = setter_place(follower, play_plan, task)
@@ -243,9 +246,6 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names:
     :func:`_host_keys_now`); and what the plan says of the host at the steps it decides
     (:func:`_answers_of`). ``steps``: the task's (:class:`_TaskSteps`), when it is asked for each of
     its hosts."""
-    from engine.variables.host_runtime import followed_memo
-    from engine.variables.report import inventory_of
-
     plan = follower.plan
     if steps is None:
         steps = _TaskSteps(follower, play_plan, task, names)
@@ -315,10 +315,6 @@ class _TaskSteps:
 
     def __init__(self, follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> None:
         from engine.flow.run_settings import runs_once
-        from engine.variables.block_runs import play_blocks
-        from engine.variables.failed_hosts import planned_alone
-        from engine.variables.host_runtime import followed_memo
-        from engine.variables.setters import ends_host_task, host_names
 
         memo = followed_memo(play_plan)
         key = ("walk decided steps", id(task), names, len(follower.order_of(play_plan.play).tasks), id(follower.plan))
@@ -360,8 +356,6 @@ class _TaskSteps:
         meanwhile). With them, the play's store and the inventory its hosts read, when its tasks
         change none: found once for the task's hosts."""
         from engine.variables import host_runtime
-        from engine.variables.host_runtime import followed_memo
-        from engine.variables.report import inventory_of
 
         self.memo = followed_memo(play_plan)
         if not getattr(play_plan, "changed_in_play", None):
@@ -454,15 +448,14 @@ def _ran_column(follower: Any, play_plan: PlayPlan, earlier: PlayPlan, done: Tas
     that reads what its setters set, on each host). In the reader's own play, kept by ``path``, the
     sections of the blocks with a rescue the reader is in (as :meth:`_TaskSteps.keep_answers` keeps the
     answers: the same for the readers in the same sections), when given."""
-    from engine.variables.host_runtime import followed_memo
-
     planned, pending = getattr(earlier, "planned_runs", None), getattr(follower.plan, "removals_pending", None)
     if earlier is play_plan and path is not None and pending is None:
         key: tuple[Any, ...] = ("ran by the reader", id(done), path)
     elif earlier is play_plan or planned is None or pending is not None:
         reader = task if earlier is play_plan else None
-        return [follower._ran(earlier, host, done, reader) if host.name in every else None  # noqa: SLF001
-                for host in hosts]
+        alike = follower._ran_alike(earlier, done, reader)  # noqa: SLF001 - (the same on each host: asked once)
+        return [(follower._ran(earlier, host, done, reader) if alike is None else alike)  # noqa: SLF001
+                if host.name in every else None for host in hosts]
     else:
         key = ("ran by the end", id(done))
     memo = followed_memo(earlier)
@@ -473,6 +466,11 @@ def _ran_column(follower: Any, play_plan: PlayPlan, earlier: PlayPlan, done: Tas
     reader = task if earlier is play_plan else None
     found = list(map(column.get, names))
     if None in found:
+        alike = follower._ran_alike(earlier, done, reader)  # noqa: SLF001 - (the same on each host: asked once)
+        if alike is not None:  # (the hosts not kept yet given it at once)
+            column.update(dict.fromkeys([name for got, name in zip(found, names, strict=True)
+                                         if got is None and name in every], alike))
+            return list(map(column.get, names))
         for at, (host, name) in enumerate(zip(hosts, names, strict=True)):
             if found[at] is None and name in every:
                 found[at] = column[name] = follower._ran(earlier, host, done, reader)  # noqa: SLF001
@@ -510,9 +508,6 @@ def _ender_plays(follower: Any, play_plan: PlayPlan) -> list[tuple[PlayPlan, lis
     """The plays so far (``play_plan`` too) with an ``end_play`` or ``end_batch``, each with those
     tasks and their places: once per play while no include loads tasks (asked for each host at each
     task, it was a walk of every play)."""
-    from engine.variables.host_facts import plays_before
-    from engine.variables.host_runtime import followed_memo
-    from engine.variables.play_order import LOADS
     from engine.variables.setters import batch_enders
 
     memo = followed_memo(play_plan)

@@ -9,6 +9,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from engine.variables import host_answers as answers
+from engine.variables.host_facts import plays_before
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -71,7 +72,6 @@ def _plays_numbers(plan: Plan, play_plan: PlayPlan, hosts: list[Host]) -> list[A
     hosts' numbers at the plays up to each play of the plan found once, each from the number at the
     play before and whether the host is in the play (the same for every name read, at every play).
     (The editor's plan of one play: the list of whether the host is in each.)"""
-    from engine.variables.host_facts import plays_before
     from engine.variables.setters import host_names
 
     every = getattr(plan, "plays", None)

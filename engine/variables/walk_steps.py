@@ -10,6 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.run_settings import runs_once
+from engine.variables.host_runtime import followed_memo
+from engine.variables.loop_vars import includer_loops
+from engine.variables.setters import names_set, occurrence, setters_before
+
 if TYPE_CHECKING:
     from engine.flow.plan import PlayPlan
     from engine.loading.model import Task
@@ -21,9 +26,7 @@ def classed_steps(follower: Any, play_plan: PlayPlan,
     classes are kept): not one setting nothing, one the run's tags leave out, nor a ``run_once`` one
     (the effects of the host that runs it for the batch, which is in each host's key: walk_classes._decided_many).
     Kept with the steps, for the plan and its inventory."""
-    from engine.flow.run_settings import runs_once
     from engine.variables.change_classes import setter_classes_key
-    from engine.variables.host_runtime import followed_memo
     from engine.variables.setters import sets_something
 
     plan = follower.plan
@@ -52,8 +55,6 @@ def setter_place(follower: Any, play_plan: PlayPlan, task: Task) -> int | None:
     """How many setters (of any name) the play has before ``task``'s first run, None when it has no
     place in the play's order: tasks with the same place have the same setters before them, so
     the same steps for any names."""
-    from engine.variables.setters import setters_before
-
     order = follower.order_of(play_plan.play)
     positions = order.positions.get(id(task))
     return setters_before(order, positions[0]) if positions else None
@@ -90,9 +91,6 @@ def steps_names(follower: Any, play_plan: PlayPlan, names: frozenset[str] | None
     step (:func:`shareable_steps` of ``names`` and of these are the same steps, for any place in the
     play). Those names found once per play's tasks, as the steps are kept
     (engine.variables.walk_classes._steps)."""
-    from engine.variables.host_runtime import followed_memo
-    from engine.variables.setters import names_set
-
     if names is None:
         return None
     order = follower.order_of(play_plan.play)
@@ -118,7 +116,6 @@ def _earlier_index(follower: Any, play_plan: PlayPlan) -> _Earlier:
     """The setters of the plays before ``play_plan`` indexed once per play by the names each may set
     (:class:`_Earlier`), while those plays' inventories and tasks stay the same."""
     from engine.variables.host_facts import plays_before
-    from engine.variables.host_runtime import followed_memo
 
     plays = plays_before(follower.plan, play_plan)
     state = tuple((id(earlier), bool(getattr(earlier, "changed_in_play", None)),
@@ -187,7 +184,6 @@ def _play_setters(follower: Any, play_plan: PlayPlan) -> list[tuple[Task, frozen
     """Each setter of the play (in run order) with the names it may set (None: any) and whether it
     makes each host's walk its own (:func:`_own_walk`): once per play while no include adds tasks to
     it (each play after it indexes them)."""
-    from engine.variables.host_runtime import followed_memo
     from engine.variables.setters import may_set, setters
 
     order = follower.order_of(play_plan.play)
@@ -203,10 +199,7 @@ def _own_walk(order: Any, done: Task, at: int) -> bool:
     """Whether the setter ``done`` (at place ``at`` of the play's ``order``) makes each host's walk
     its own: a handler, one delegating its facts, a later run of a task, one in a looping include
     or one a ``run_once`` include loads (kept with the order)."""
-    from engine.flow.run_settings import runs_once
     from engine.loading import keywords as kw
-    from engine.variables.loop_vars import includer_loops
-    from engine.variables.setters import occurrence
 
     def own() -> bool:
         data = done.data if isinstance(done.data, Mapping) else {}
