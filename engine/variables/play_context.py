@@ -8,13 +8,13 @@ from collections.abc import Callable, Mapping
 
 from engine.loading.model import Play, RoleInstance, Task
 from engine.values import RunOrdered
-from engine.variables.layer import Layer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from engine.inventory.data import Host
+    from engine.variables.layer import Layer
 
 
 class PlayContext:
@@ -160,6 +160,8 @@ def connection_layer(host: Host, task: Task | None,
     ``delegate_names``: the names the inventory levels of an inventory host define (None: no
     inventory host of that name; asked of None, those any inventory host defines);
     ``default_user``: ``-u``, else ansible.cfg's ``remote_user``."""
+    from engine.variables.layer import Layer  # (not at the top: a listing imports this module, not dataclasses)
+
     data = task.data if task is not None and isinstance(task.data, Mapping) else None
     if data is None or task is None:
         return []
@@ -226,6 +228,7 @@ def delegated_layer(delegate: Any, names_of: Callable[[str | None], frozenset[st
     defines one (whether the delegate does is then the run's: hostvars of a name it lacks is
     unknown); one of text and templates mixed is the run's."""
     from engine.templating.load_time import is_template
+    from engine.variables.layer import Layer
 
     label = "the delegated task's connection"
     if not isinstance(delegate, str) or not delegate:
