@@ -76,6 +76,8 @@ class HostNeeds:
         """Whether the names the looping includes' loops read are read already (:meth:`_touch_include_loops`)."""
         self._loop_scopes: list[Mapping[str, Any]] | HostOutcome | None = None
         self._scopes_shared = False
+        self._loop_undefined = False
+        """Whether the loop's items failed on an undefined variable (ansible raises it after the task's when)."""
         """Whether the loop's items read nothing of the host's identity: a rebound reading's are the same."""
         self._identities: Identities | None = None
         """A rebound reading's: the task's hosts, whose conditions it renders at once (engine.flow.rebound)."""

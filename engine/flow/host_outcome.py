@@ -38,6 +38,7 @@ from engine.flow.shared_outcomes import (
     _SharedOutcomes,
 )
 from engine.loading import keywords as kw
+from engine.templating.errors import undefined_cause
 from engine.templating.read_names import names_recorded, recording
 from engine.variables.failing import own_result, read_as_run_time, templated_arguments
 from engine.variables.include_vars_files import vaulted_include_without_secrets
@@ -149,7 +150,7 @@ class _HostTask(HostNeeds):
             self._scopes_shared = not (self.touched - before) & _HOST_IDENTITY
         scopes = self._loop_scopes
         if isinstance(scopes, HostOutcome):
-            return scopes
+            return self._when_before_loop(scopes, conditions) if self._loop_undefined else scopes
         outcomes = self._item_outcomes(conditions, scopes)
         for kind in (FAILS, RUNS, DEPENDS):  # ansible evaluates `when` per item
             found = next((o for o in outcomes if o.outcome == kind), None)
@@ -157,6 +158,13 @@ class _HostTask(HostNeeds):
                 return found if kind != RUNS else HostOutcome(RUNS, f"{sum(o.outcome == RUNS for o in outcomes)} "
                                                                     f"of {len(scopes)} loop items")
         return HostOutcome(SKIPPED, outcomes[0].reason + " for every loop item")
+
+    def _when_before_loop(self, failure: HostOutcome, conditions: list[tuple[Any, str]]) -> HostOutcome:
+        """``failure``, a loop that reads an undefined variable, as TaskExecutor has it: its error kept
+        until the task's ``when`` is known (without the item's variables), which skips the task where
+        it is false; where it holds, or fails itself, the loop's error is raised."""
+        decided = self._held(conditions, {})
+        return decided if decided is not None and decided.outcome in (SKIPPED, DEPENDS) else failure
 
     def _item_scopes(self, loop: tuple[str, Any]) -> list[Mapping[str, Any]] | HostOutcome:
         """Each loop item's variables, or the outcome when the loop decides it (no items, items
@@ -205,6 +213,10 @@ class _HostTask(HostNeeds):
 
     def _conditions(self, conditions: list[tuple[Any, str]], item: Mapping[str, Any]) -> HostOutcome:
         """Conditions in order, as ansible evaluates them: the first false one skips."""
+        return self._held(conditions, item) or self._ran(item, "every condition holds" if conditions else "")
+
+    def _held(self, conditions: list[tuple[Any, str]], item: Mapping[str, Any]) -> HostOutcome | None:
+        """What the conditions decide (in order: the first false one skips), None where they all hold."""
         pending: list[str] = []
         for condition, origin in conditions:
             value = self._condition(condition, item)
@@ -218,7 +230,7 @@ class _HostTask(HostNeeds):
                 return HostOutcome(SKIPPED, f"`{condition}` is false ({origin}){self._values_of(condition, item)}")
         if pending:
             return HostOutcome(DEPENDS, "; ".join(pending))
-        return self._ran(item, "every condition holds" if conditions else "")
+        return None
 
     def _ran(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
         """The outcome of a task that runs: it runs, unless it is certain to fail the host (the
@@ -395,6 +407,8 @@ class _HostTask(HostNeeds):
         except TemplateFailure as exc:
             failure = operand_failure(exc)
             if isinstance(failure, OperandFailure) or isinstance(exc, LoopNotAList):  # ansible fails there too
+                # (an undefined variable's error TaskExecutor keeps until the task's when is known)
+                self._loop_undefined = not isinstance(exc, LoopNotAList) and undefined_cause(exc)
                 return HostOutcome(FAILS, f"its loop ({kind}): {exc if isinstance(exc, LoopNotAList) else failure}")
             return HostOutcome(DEPENDS, f"its loop ({kind}) is known only at run time: {failure.reason}")
 
@@ -436,6 +450,7 @@ class _HostTask(HostNeeds):
         other._rebound = True
         if self._scopes_shared:
             other._loop_scopes, other._scopes_shared = self._loop_scopes, True
+            other._loop_undefined = self._loop_undefined
         return other
 
     def _templar(self, item: Mapping[str, Any]) -> Any:
