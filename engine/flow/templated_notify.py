@@ -26,7 +26,7 @@ def notified_names(plan: Plan, play_plan: PlayPlan, host: Any, task: Task) -> li
 
     names: list[str] = []
     try:
-        templar = variables_at(plan, play_plan, host, task).templar
+        templar = variables_at(plan, play_plan, host, task, []).templar  # (its templar alone: no name resolved)
         for written in notify.notifications(task):
             value = templar.template(written) if is_template(written) else written
             values = value if isinstance(value, list) else [value]
