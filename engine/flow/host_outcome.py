@@ -162,18 +162,27 @@ class _HostTask(HostNeeds):
     def _when_before_loop(self, failure: HostOutcome, conditions: list[tuple[Any, str]]) -> HostOutcome:
         """``failure``, a loop that reads an undefined variable, as TaskExecutor has it: its error kept
         until the task's ``when`` is known (without the item's variables), which skips the task where
-        it is false; where it holds, or fails itself, the loop's error is raised. A condition reading
-        what the loop binds (undefined there: whether it fails is the templar's word) keeps the error."""
+        it is false; where it holds, or fails itself, the loop's error is raised. The conditions are
+        evaluated in order up to the first false one: one reading what the loop binds, reached, reads an
+        undefined variable, whose error raises the loop's (one that may take an undefined value, ``is
+        defined`` or ``default``, is left to the run)."""
         from engine.templating.templar import conditional_expression
         from engine.templating.variable_uses import names_read
         from engine.variables.loop_vars import loop_names
 
         bound = set(loop_names(self.task))
-        for condition, _origin in conditions:
+        for at, (condition, origin) in enumerate(conditions):
             if isinstance(condition, bool):
                 continue
-            read = names_read(conditional_expression(str(condition)), expression=True)
+            text = conditional_expression(str(condition))
+            read = names_read(text, expression=True)
             if read is None or not bound.isdisjoint(read):
+                decided = self._held(conditions[:at], {})
+                if decided is not None:
+                    return decided if decided.outcome in (SKIPPED, DEPENDS) else failure
+                if "defined" in text or "default" in text:
+                    return HostOutcome(DEPENDS, f"`{condition}` ({origin}) reads the loop's variables, undefined "
+                                                f"where its loop fails ({failure.reason})")
                 return failure
         decided = self._held(conditions, {})
         return decided if decided is not None and decided.outcome in (SKIPPED, DEPENDS) else failure
