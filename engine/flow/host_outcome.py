@@ -171,21 +171,19 @@ class _HostTask(HostNeeds):
         from engine.variables.loop_vars import loop_names
 
         bound = set(loop_names(self.task))
-        for at, (condition, origin) in enumerate(conditions):
-            if isinstance(condition, bool):
-                continue
-            text = conditional_expression(str(condition))
-            read = names_read(text, expression=True)
-            if read is None or not bound.isdisjoint(read):
-                decided = self._held(conditions[:at], {})
-                if decided is not None:
-                    return decided if decided.outcome in (SKIPPED, DEPENDS) else failure
-                if "defined" in text or "default" in text:
-                    return HostOutcome(DEPENDS, f"`{condition}` ({origin}) reads the loop's variables, undefined "
-                                                f"where its loop fails ({failure.reason})")
-                return failure
-        decided = self._held(conditions, {})
-        return decided if decided is not None and decided.outcome in (SKIPPED, DEPENDS) else failure
+        texts = [None if isinstance(condition, bool) else conditional_expression(str(condition))
+                 for condition, _origin in conditions]
+        # the first condition reading what the loop binds (or what cannot be read): those before it decide first
+        at = next((at for at, text in enumerate(texts) if text is not None and
+                   ((read := names_read(text, expression=True)) is None or not bound.isdisjoint(read))), len(texts))
+        decided = self._held(conditions[:at], {})
+        if decided is not None:
+            return decided if decided.outcome in (SKIPPED, DEPENDS) else failure
+        if at < len(texts) and ("defined" in texts[at] or "default" in texts[at]):  # type: ignore[operator]
+            condition, origin = conditions[at]
+            return HostOutcome(DEPENDS, f"`{condition}` ({origin}) reads the loop's variables, undefined "
+                                        f"where its loop fails ({failure.reason})")
+        return failure
 
     def _item_scopes(self, loop: tuple[str, Any]) -> list[Mapping[str, Any]] | HostOutcome:
         """Each loop item's variables, or the outcome when the loop decides it (no items, items
