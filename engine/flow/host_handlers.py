@@ -53,7 +53,10 @@ class Notifications:
         self.play, self.includes = play, includes
         self.render = render
         """The names a templated ``notify`` of a task gives on a host (engine.flow.templated_notify)."""
-        self._rendered: dict[tuple[str, int], list[str] | None] = {}
+        self._rendered: dict[tuple[str, int], tuple[str, ...] | None] = {}
+        self._reaches: dict[tuple[Any, ...], bool | None] = {}
+        """Whether the names a templated ``notify`` gives reach a handler, per names, handler and
+        number of the play's handlers so far (hosts mostly render the same names: asked per host)."""
         self.repeats = False  # the last flush point is in a looping include
         self.loop_notifies: set[str] = set()
         self.handlers: list[Task] = []
@@ -140,7 +143,7 @@ class Notifications:
             # given, which it is when heard and not "runs" (kept with the answer: its id stays its own)
             key = (RUNS if outcome.outcome == RUNS else id(outcome),
                    *((_kind(p.hosts.get(host)), p.changes.get(host)) for p in (*notifiers, *templated)),
-                   *(self._reach(handler, host, p) for p in templated if _heard_on(host, [p])))
+                   *(self._reach(handler, host, p) for p in templated if _may_notify(host, p)))
             found = answers.get(key)
             if found is None:
                 found = answers[key] = (outcome, self._answer(handler, host, outcome, notifiers, looped, templated))
@@ -154,18 +157,18 @@ class Notifications:
         ``outcomes``, a host whose outcome is ``kept`` keeping it; and whether any host was asked.
         What an answer reads of a host (its outcome, whether its notifications wait, the notifiers'
         outcomes and changes on it) is read for all the hosts without a step of Python per host,
-        and each combination is asked once, of one of its hosts; a templated ``notify``, which
-        each host renders, asks host by host."""
+        and each combination is asked once, of one of its hosts (a templated ``notify`` told apart by
+        what it renders on each host)."""
         answer = self.handler_outcomes(handler)
-        if any(is_template(name) for name in self.flushing):
-            given = list(map(outcomes.__getitem__, hosts))
-            found = [outcome if outcome is kept else answer(host, outcome) for host, outcome in zip(hosts, given,
-                                                                                                    strict=True)]
-            return dict(zip(hosts, found, strict=True)), any(outcome is not kept for outcome in given)
         notifiers, _looped = self._notifiers(handler)
         waiting = self.flush[1] if self.flush is not None else {}
+        # a templated notify: what each host's renders, one object per class of hosts rendering alike
+        templated = [p for name, found in self.flushing.items() if is_template(name) for p in found]
+        rendered = list(map(self._rendered_column, templated))
         groups = combinations(hosts, [outcomes.__getitem__, waiting.get,
-                                      *(column for p in notifiers for column in (p.hosts.get, p.changes.get))])
+                                      *(column for p in notifiers for column in (p.hosts.get, p.changes.get)),
+                                      *(column for p, names in zip(templated, rendered, strict=True)
+                                        for column in (p.hosts.get, p.changes.get, names))])
         if groups:  # a few: the hosts of each found by passes in C, none hashed; the largest given its answer first
             groups.sort(key=len, reverse=True)
             firsts = [outcomes[members[0]] for members in groups]
@@ -178,11 +181,20 @@ class Notifications:
         given = list(map(outcomes.__getitem__, hosts))
         columns = [map(id, given), map(id, map(waiting.get, hosts)),
                    *(column for p in notifiers for column in (map(id, map(p.hosts.get, hosts)),
-                                                               map(p.changes.get, hosts)))]
-        keys = list(zip(*columns, strict=True))  # (the objects whose ids these are are alive)
+                                                               map(p.changes.get, hosts))),
+                   *(column for p, names in zip(templated, rendered, strict=True)
+                     for column in (map(id, map(p.hosts.get, hosts)), map(p.changes.get, hosts),
+                                    map(id, map(names, hosts))))]
+        keys = list(zip(*columns, strict=True))  # (the objects whose ids these are are alive: kept here)
         asked = {key: given[at] if given[at] is kept else answer(hosts[at], given[at])
                  for key, at in dict(zip(keys, range(len(hosts)), strict=True)).items()}
         return dict(zip(hosts, map(asked.__getitem__, keys), strict=True)), any(key[0] != id(kept) for key in asked)
+
+    def _rendered_column(self, planned: PlannedTask) -> Callable[[str], tuple[str, ...] | None]:
+        """For a host, the names ``planned``'s templated ``notify`` gives there (the object kept for
+        them: hosts of one class of its rendering are given the same), None where it does not notify
+        or only the run knows them."""
+        return lambda host: self._names_on(host, planned) if _may_notify(host, planned) else None
 
     def _waiting(self, host: str) -> HostOutcome:
         assert self.flush is not None
@@ -197,15 +209,25 @@ class Notifications:
         """Whether ``planned``'s templated ``notify`` reaches ``handler`` on ``host`` (None: the run knows)."""
         from engine.flow.templated_notify import reaches
 
+        names = self._names_on(host, planned)
+        if names is None:
+            return None
+        reach_key = (names, id(handler), len(self.handlers))
+        if reach_key not in self._reaches:
+            self._reaches[reach_key] = reaches(self.handlers, list(names), handler)
+        return self._reaches[reach_key]
+
+    def _names_on(self, host: str, planned: PlannedTask) -> tuple[str, ...] | None:
+        """The names ``planned``'s templated ``notify`` gives on ``host`` (None: the run knows)."""
         key = (host, id(planned.task))
         if key not in self._rendered:
-            self._rendered[key] = self.render(host, planned.task) if self.render is not None else None
-        names = self._rendered[key]
-        return None if names is None else reaches(self.handlers, names, handler)
+            rendered = self.render(host, planned.task) if self.render is not None else None
+            self._rendered[key] = rendered if rendered is None or isinstance(rendered, tuple) else tuple(rendered)
+        return self._rendered[key]
 
     def _answer(self, handler: Task, host: str, outcome: HostOutcome, notifiers: list[PlannedTask], looped: bool,
                 templated_notifiers: list[PlannedTask]) -> HostOutcome:
-        reached = {id(p): self._reach(handler, host, p) for p in templated_notifiers if _heard_on(host, [p])}
+        reached = {id(p): self._reach(handler, host, p) for p in templated_notifiers if _may_notify(host, p)}
         notifiers = [*notifiers, *(p for p in templated_notifiers if reached.get(id(p)) is True)]
         templated_notifiers = [p for p in templated_notifiers if id(p) in reached and reached[id(p)] is None]
         heard = _heard_on(host, notifiers)
@@ -272,6 +294,13 @@ def _heard_on(host: str, notifiers: list[PlannedTask], certain: bool = False) ->
         names = [repr(p.name) for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)
                  and p.changes.get(host) is not False]
     return " or ".join(names)
+
+
+def _may_notify(host: str, notifier: PlannedTask) -> bool:
+    """Whether ``notifier`` runs (or may) on ``host`` and may report a change there (:func:`_heard_on`
+    of it alone, without its words)."""
+    outcome = notifier.hosts.get(host)
+    return outcome is not None and outcome.outcome in (RUNS, DEPENDS) and notifier.changes.get(host) is not False
 
 
 def _not_notified(notifiers: list[PlannedTask], host: str) -> str:
