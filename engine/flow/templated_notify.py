@@ -13,20 +13,28 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow import notify
 from engine.templating.load_time import is_template
+from engine.templating.read_names import names_recorded
+from engine.variables.change_classes import HostClasses
+from engine.variables.walk_classes import host_classes
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.loading.model import Task
 
 
-def notified_names(plan: Plan, play_plan: PlayPlan, host: Any, task: Task) -> list[str] | None:
+def notified_names(plan: Plan, play_plan: PlayPlan, host: Any, task: Task,
+                   read: set[str] | None = None) -> list[str] | None:
     """The names ``task``'s ``notify`` gives on ``host`` (an inventory host), or None when only
-    the run knows them."""
+    the run knows them. ``read``: the names recorded meanwhile (engine.templating.read_names),
+    emptied once the host's variables at the task are worked out, so that it holds what the
+    ``notify`` read."""
     from engine.variables.task_variables import variables_at
 
     names: list[str] = []
     try:
         templar = variables_at(plan, play_plan, host, task, []).templar  # (its templar alone: no name resolved)
+        if read is not None:
+            read.clear()
         for written in notify.notifications(task):
             value = templar.template(written) if is_template(written) else written
             values = value if isinstance(value, list) else [value]
@@ -39,9 +47,31 @@ def notified_names(plan: Plan, play_plan: PlayPlan, host: Any, task: Task) -> li
 
 
 def notify_renderer(plan: Plan, play_plan: PlayPlan) -> Callable[[str, Task], list[str] | None]:
-    """:func:`notified_names` for a host of ``play_plan`` named as the plan names it."""
+    """:func:`notified_names` for a host of ``play_plan`` named as the plan names it. The hosts whose
+    variables at the task answer the names the ``notify`` read alike (engine.variables.change_classes)
+    are given what it gave the first host of their class: rendered once per class, not per host."""
     hosts = {host.name: host for host in play_plan.hosts}
-    return lambda name, task: notified_names(plan, play_plan, hosts[name], task) if name in hosts else None
+    classes: dict[int, tuple[Task, HostClasses]] = {}
+
+    def render(name: str, task: Task) -> list[str] | None:
+        host = hosts.get(name)
+        if host is None:
+            return None
+        if len(hosts) < 2:
+            return notified_names(plan, play_plan, host, task)
+        kept = classes.get(id(task))
+        if kept is None:
+            kept = classes[id(task)] = (task, HostClasses(plan, play_plan, task, host_classes))
+        joined = kept[1].joined(host)
+        if joined is not None:
+            return joined[0]  # type: ignore[no-any-return]
+        with names_recorded() as read:
+            names = notified_names(plan, play_plan, host, task, read)
+        rendered = tuple(names) if names is not None else None  # (the same object for the hosts of its class)
+        kept[1].add(host, read, (rendered,))
+        return rendered  # type: ignore[return-value]
+
+    return render
 
 
 def reaches(handlers: list[Task], names: list[str], handler: Task) -> bool | None:
