@@ -73,6 +73,8 @@ class Notifications:
         self._reached: dict[tuple[Any, ...], tuple[Task, Any, list[PlannedTask], bool]] = {}
         """By handler and what the notifications are: its notifiers and whether a looping include's
         notification reaches it, the same for each host (asked per host)."""
+        self._columns: tuple[Any, dict[int, tuple[PlannedTask, _RenderedOn]]] = (None, {})
+        """The flush point's notifications and, per templated notifier, what it renders on each host."""
 
     def loads(self, include: Task) -> bool:
         """Whether a run may include ``include`` (planned just before) on some host, so adding
@@ -193,8 +195,13 @@ class Notifications:
     def _rendered_column(self, planned: PlannedTask) -> Callable[[str], tuple[str, ...] | None]:
         """For a host, the names ``planned``'s templated ``notify`` gives there (the object kept for
         them: hosts of one class of its rendering are given the same), None where it does not notify
-        or only the run knows them."""
-        return lambda host: self._names_on(host, planned) if _may_notify(host, planned) else None
+        or only the run knows them: kept for the flush point (each handler there asks every host)."""
+        if self._columns[0] is not self.flushing:
+            self._columns = (self.flushing, {})
+        kept = self._columns[1].get(id(planned))
+        if kept is None:
+            kept = self._columns[1][id(planned)] = (planned, _RenderedOn(self, planned))
+        return kept[1].__getitem__
 
     def _waiting(self, host: str) -> HostOutcome:
         assert self.flush is not None
@@ -294,6 +301,22 @@ def _heard_on(host: str, notifiers: list[PlannedTask], certain: bool = False) ->
         names = [repr(p.name) for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)
                  and p.changes.get(host) is not False]
     return " or ".join(names)
+
+
+class _RenderedOn(dict[str, tuple[str, ...] | None]):
+    """Per host, what a templated notifier's ``notify`` gives there (:meth:`Notifications._rendered_column`),
+    found when first asked."""
+
+    __slots__ = ("notifications", "planned")
+
+    def __init__(self, notifications: Notifications, planned: PlannedTask) -> None:
+        super().__init__()
+        self.notifications, self.planned = notifications, planned
+
+    def __missing__(self, host: str) -> tuple[str, ...] | None:
+        found = self[host] = self.notifications._names_on(host, self.planned) \
+            if _may_notify(host, self.planned) else None  # noqa: SLF001
+        return found
 
 
 def _may_notify(host: str, notifier: PlannedTask) -> bool:
