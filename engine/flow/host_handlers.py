@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +74,7 @@ class Notifications:
         """By handler and what the notifications are: its notifiers and whether a looping include's
         notification reaches it, the same for each host (asked per host)."""
         self._columns: tuple[Any, dict[int, tuple[PlannedTask, _RenderedOn]]] = (None, {})
+        self._alike: _AlikeHosts | None = None
         """The flush point's notifications and, per templated notifier, what it renders on each host."""
 
     def loads(self, include: Task) -> bool:
@@ -163,14 +164,10 @@ class Notifications:
         what it renders on each host)."""
         answer = self.handler_outcomes(handler)
         notifiers, _looped = self._notifiers(handler)
-        waiting = self.flush[1] if self.flush is not None else {}
-        # a templated notify: what each host's renders, one object per class of hosts rendering alike
-        templated = [p for name, found in self.flushing.items() if is_template(name) for p in found]
-        rendered = list(map(self._rendered_column, templated))
-        groups = combinations(hosts, [outcomes.__getitem__, waiting.get,
-                                      *(column for p in notifiers for column in (p.hosts.get, p.changes.get)),
-                                      *(column for p, names in zip(templated, rendered, strict=True)
-                                        for column in (p.hosts.get, p.changes.get, names))])
+        alike = self._alike_hosts(hosts)
+        groups = combinations(hosts, [outcomes.__getitem__,
+                                      *(column for p in notifiers for column in (p.hosts.get, p.changes.get))],
+                              start=alike.groups) if alike.groups is not None else None
         if groups:  # a few: the hosts of each found by passes in C, none hashed; the largest given its answer first
             groups.sort(key=len, reverse=True)
             firsts = [outcomes[members[0]] for members in groups]
@@ -181,16 +178,28 @@ class Notifications:
                 made.update(dict.fromkeys(members, outcome))
             return made, any(outcome is not kept for outcome in firsts)
         given = list(map(outcomes.__getitem__, hosts))
-        columns = [map(id, given), map(id, map(waiting.get, hosts)),
+        columns = [map(id, given), alike.keys(),
                    *(column for p in notifiers for column in (map(id, map(p.hosts.get, hosts)),
-                                                               map(p.changes.get, hosts))),
-                   *(column for p, names in zip(templated, rendered, strict=True)
-                     for column in (map(id, map(p.hosts.get, hosts)), map(p.changes.get, hosts),
-                                    map(id, map(names, hosts))))]
+                                                               map(p.changes.get, hosts)))]
         keys = list(zip(*columns, strict=True))  # (the objects whose ids these are are alive: kept here)
         asked = {key: given[at] if given[at] is kept else answer(hosts[at], given[at])
                  for key, at in dict(zip(keys, range(len(hosts)), strict=True)).items()}
         return dict(zip(hosts, map(asked.__getitem__, keys), strict=True)), any(key[0] != id(kept) for key in asked)
+
+    def _alike_hosts(self, hosts: list[str]) -> _AlikeHosts:
+        """What the answers of every handler at the flush point read of ``hosts`` (:class:`_AlikeHosts`):
+        found once for them while the notifications are the same (each handler there asks them all)."""
+        waiting = self.flush[1] if self.flush is not None else {}
+        # a templated notify: what each host's renders, one object per class of hosts rendering alike
+        templated = [p for name, found in self.flushing.items() if is_template(name) for p in found]
+        kept = self._alike
+        if kept is None or kept.flushing is not self.flushing or kept.waiting is not waiting or \
+                len(kept.templated) != len(templated) or kept.hosts != hosts or \
+                any(a is not b for a, b in zip(kept.templated, templated, strict=True)):
+            columns = [waiting.get, *(column for p in templated
+                                      for column in (p.hosts.get, p.changes.get, self._rendered_column(p)))]
+            kept = self._alike = _AlikeHosts(self.flushing, waiting, templated, list(hosts), columns)
+        return kept
 
     def _rendered_column(self, planned: PlannedTask) -> Callable[[str], tuple[str, ...] | None]:
         """For a host, the names ``planned``'s templated ``notify`` gives there (the object kept for
@@ -301,6 +310,28 @@ def _heard_on(host: str, notifiers: list[PlannedTask], certain: bool = False) ->
         names = [repr(p.name) for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)
                  and p.changes.get(host) is not False]
     return " or ".join(names)
+
+
+class _AlikeHosts:
+    """A flush point's hosts as every handler's answer reads them whatever the handler: whether their
+    notifications wait, and each templated notifier's outcome, change and rendering on them. Grouped
+    by those objects (:attr:`groups`, None past a few groups), or each host's key of their ids
+    (:meth:`keys`, found when first asked)."""
+
+    __slots__ = ("_keys", "columns", "flushing", "groups", "hosts", "templated", "waiting")
+
+    def __init__(self, flushing: dict[str, list[PlannedTask]], waiting: Mapping[str, HostOutcome],
+                 templated: list[PlannedTask], hosts: list[str], columns: list[Callable[[str], Any]]) -> None:
+        self.flushing, self.waiting, self.templated, self.hosts, self.columns = (flushing, waiting, templated,
+                                                                                  hosts, columns)
+        self.groups = combinations(hosts, columns)
+        self._keys: list[tuple[int, ...]] | None = None
+
+    def keys(self) -> Iterable[tuple[int, ...]]:
+        """Each host's key: the ids of its objects (alive: the columns keep them)."""
+        if self._keys is None:
+            self._keys = list(zip(*(map(id, map(column, self.hosts)) for column in self.columns), strict=True))
+        return self._keys
 
 
 class _RenderedOn(dict[str, tuple[str, ...] | None]):

@@ -152,13 +152,14 @@ def hosts_among(outcomes: Mapping[str, HostOutcome], objects: list[HostOutcome],
     return hosts_of(outcomes, chosen) if chosen else ()
 
 
-def combinations(hosts: list[str], columns: list[Callable[[str], Any]],
-                 first: list[Any] | None = None) -> list[list[str]] | None:
+def combinations(hosts: list[str], columns: list[Callable[[str], Any]], first: list[Any] | None = None,
+                 start: list[list[str]] | None = None) -> list[list[str]] | None:
     """``hosts`` grouped by the objects each of ``columns`` gives them (by identity), each group in
     their order: the hosts of each object of a column taken out of each group of the columns before
     by :func:`peeled`, without a key made per host (``first``: the first column's objects of
-    ``hosts``, where at hand). None past :data:`_COMBINATIONS` groups."""
-    groups = [hosts]
+    ``hosts``, where at hand; ``start``: groups of ``hosts`` found before, each split further). None
+    past :data:`_COMBINATIONS` groups."""
+    groups = start if start is not None else [hosts]
     for at, column in enumerate(columns):
         split: list[list[str]] = []
         for members in groups:
