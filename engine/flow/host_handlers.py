@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from engine.flow import notify
@@ -189,7 +190,7 @@ class Notifications:
     def _alike_hosts(self, hosts: list[str]) -> _AlikeHosts:
         """What the answers of every handler at the flush point read of ``hosts`` (:class:`_AlikeHosts`):
         found once for them while the notifications are the same (each handler there asks them all)."""
-        waiting = self.flush[1] if self.flush is not None else {}
+        waiting = self.flush[1] if self.flush is not None else _NONE_WAITING
         # a templated notify: what each host's renders, one object per class of hosts rendering alike
         templated = [p for name, found in self.flushing.items() if is_template(name) for p in found]
         kept = self._alike
@@ -310,6 +311,10 @@ def _heard_on(host: str, notifiers: list[PlannedTask], certain: bool = False) ->
         names = [repr(p.name) for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)
                  and p.changes.get(host) is not False]
     return " or ".join(names)
+
+
+_NONE_WAITING: Mapping[str, HostOutcome] = MappingProxyType({})
+"""No host's notifications wait (one object: what is found for the hosts is kept by its identity)."""
 
 
 class _AlikeHosts:
