@@ -274,11 +274,21 @@ class Follower(BlockFailures):
         key = ("ends host", host.name, id(task), id(getattr(play_plan, "planned_runs", None)))
         memo = followed_memo(play_plan) if getattr(self.plan, "removals_pending", None) is None else {}
         if key not in memo:
-            memo[key] = self._end_host_holds(play_plan, host, task, conditions)
+            from engine.variables.end_host_classes import end_host_holds  # (it builds on this module)
+
+            # (the hosts of a class of what the conditions read share one answer, when answers are kept)
+            memo[key] = end_host_holds(self, play_plan, host, task, conditions) \
+                if getattr(self.plan, "removals_pending", None) is None else \
+                self._end_host_holds(play_plan, host, task, conditions)
         return memo[key]  # type: ignore[no-any-return]
 
-    def _end_host_holds(self, play_plan: PlayPlan, host: Host, task: Task, conditions: list[Any]) -> bool | str:
+    def _end_host_holds(self, play_plan: PlayPlan, host: Host, task: Task, conditions: list[Any],
+                        read: set[str] | None = None) -> bool | str:
+        """Whether ``conditions`` hold on ``host`` at ``task``. ``read``: the names recorded meanwhile
+        (engine.templating.read_names), emptied once the host's templar there is made."""
         templar = self.templar_at(self.plan, play_plan, host, task)
+        if read is not None:
+            read.clear()
         for condition in conditions:
             try:
                 if not templar.evaluate(condition):
