@@ -102,15 +102,18 @@ class StoppedHosts:
 
     def groups(self, names: list[str], failed: Mapping[str, tuple[str, bool]], resuming: frozenset[str],
                before: set[str]) -> tuple[dict[tuple[tuple[str, bool], bool], list[str]], list[str]]:
-        """The failed hosts not ``resuming`` grouped by their failure and whether they failed before
-        the play (``before``): each group's hosts are stopped alike at every task; and the others
-        of ``names``, in their order."""
-        if self._groups is not None and self._groups[0][1] == resuming and _same(self._groups[0][0], failed):
+        """The failed hosts of ``names`` not ``resuming`` grouped by their failure and whether they
+        failed before the play (``before``): each group's hosts are stopped alike at every task; and
+        the others of ``names``, in their order. (A host that failed in an earlier play and is not
+        among the play's hosts has no outcome in it: ansible never lists it there.)"""
+        if self._groups is not None and self._groups[0][1] == resuming and self._groups[0][2] is names and \
+                _same(self._groups[0][0], failed):
             return self._groups[1]  # type: ignore[no-any-return]
-        state = (_kept(failed), resuming)
+        state = (_kept(failed), resuming, names)
         found: dict[tuple[tuple[str, bool], bool], list[str]] = {}
+        members = set(names)
         for host, why in failed.items():
-            if host not in resuming:
+            if host not in resuming and host in members:
                 found.setdefault((why, host in before), []).append(host)
         others = [host for host in names if host not in failed or host in resuming]
         self._groups = (state, (found, others))
@@ -131,8 +134,7 @@ class StoppedHosts:
             for (why, earlier), members in groups.items():
                 made.update(dict.fromkeys(members, outcome := stopped(why, earlier)))
                 objects.append(outcome)
-            # each group's object with the place of its first host (a failed host not of ``names``
-            # comes after them, as ``made`` holds it)
+            # each group's object with the place of its first host
             index = dict(zip(made, range(len(made)), strict=True))
             firsts = [(min(map(index.__getitem__, members)), outcome)
                       for members, outcome in zip(groups.values(), objects, strict=True)]
