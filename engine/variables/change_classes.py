@@ -13,11 +13,11 @@ cached facts and whether the run gathers them, and the inventory the task
 reads (that of the host's batch). Hosts are not classed (each is templated) when a template reads
 variables by a computed name (``vars``, ``hostvars``, a lookup), the play's host lists, what a
 rescue sets, or when vars_files, merged hashes or a
-looping include make values differ otherwise. A setter's (or a failure's) template reading
-``hostvars`` where it is one object for every reader of the task (engine.templating.read_names.
-HOSTVARS_ALIKE) is classed: the hosts it reads are named by the other names it read, and what
-their variables give is the same for every host whose inventory at the task is the same (the
-inventory part of the key), whatever the tasks before set on the host.
+looping include make values differ otherwise. A ``group_by``'s, a setter's or a failure's
+template reading ``hostvars`` where it is one object for every reader of the task
+(engine.templating.read_names.HOSTVARS_ALIKE) is classed: the hosts it reads are named by the
+other names it read, and what their variables give is the same for every host whose inventory at
+the task is the same (the inventory part of the key), whatever the tasks before set on the host.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""A setter reading another host's variables (``hostvars[groups['server'][0]].random_token``) keeps
-its classes where every host reads the others alike (engine.variables.followed_hostvars: one batch
-of the linear strategy, where each host's values are followed once for all readers): the hosts it
-reads are named by the other names it read, and what their variables give is the same object for
-every reader, so hosts alike in those names are given one class's effects. The plan is the one
+"""A setter (or a ``group_by``) reading another host's variables
+(``hostvars[groups['server'][0]].random_token``) keeps its classes where every host reads the others
+alike (engine.variables.followed_hostvars: one batch of the linear strategy, where each host's
+values are followed once for all readers): the hosts it reads are named by the other names it read,
+and what their variables give is the same object for every reader, so hosts alike in those names are
+given one class's effects. The plan is the one
 followed with each host on its own; in a play of several batches each reader still reads its own."""
 
 from __future__ import annotations
@@ -41,6 +42,18 @@ PLAYBOOK = """
     - {name: on the late one, ansible.builtin.debug: {msg: b}, when: late == 'stopped'}
     - {name: on my own, ansible.builtin.debug: {msg: c}, when: mine == 'silver'}
     - {name: on the endpoint, ansible.builtin.debug: {msg: d}, when: endpoint.endswith('.1:1')}
+- name: every host groups itself by the first server's token
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: grouped by the first server's token
+      ansible.builtin.group_by:
+        key: "by_{{ hostvars[groups['server'][0]].random_token }}_{{ tier | default('none') }}"
+- name: on a group by the first server's token
+  hosts: by_tok-gold_silver
+  gather_facts: false
+  tasks:
+    - {name: silver agents, ansible.builtin.debug: {msg: f}, when: rack | int == 1}
 - name: in batches
   hosts: agent
   serial: 6
@@ -100,17 +113,18 @@ def test_hostvars_read_alike_keep_setter_classes(fleet: tuple[Path, list],  # ty
     assert {("on the token", "runs"), ("on the token", "skipped"), ("on the late one", "runs"),
             ("on the endpoint", "runs"), ("on the endpoint", "skipped")} <= outcomes
     assert {("on the last stamp", "runs"), ("on the last stamp", "skipped")} <= outcomes  # the batches differ
+    with monkeypatch.context() as patch:  # each host reading another's hostvars on its own
+        patch.setattr(followed_hostvars, "CLASSED", False)
+        classed_alone, walked_alone = classes_followed(patch), _walks_counted(patch)
+        assert planned_rows(root) == alone
+    followed_alone = Counter(task for task, _ in classed_alone)
     hosts = AGENTS + 1  # (s2 failed in the first play)
     # one class per tier (and per rack for the endpoint), not one per host
-    assert followed["token from the first server"] <= 4
-    assert followed["late from the second server"] <= 2
-    assert followed["endpoint"] <= 4
-    assert followed["own through hostvars"] == hosts  # the host's own name read
-    assert followed["stamp of the last agent"] == AGENTS  # several batches: each reader's own
-    with monkeypatch.context() as patch:  # each host of the play reading the first server's on its own
-        patch.setattr(followed_hostvars, "CLASSED", False)
-        walked_alone = _walks_counted(patch)
-        assert planned_rows(root) == alone
+    for task in ("token from the first server", "late from the second server", "endpoint",
+                 "grouped by the first server's token"):
+        assert followed[task] <= 6 < hosts <= followed_alone[task]
+    assert followed["own through hostvars"] >= hosts  # the host's own name read
+    assert followed["stamp of the last agent"] == followed_alone["stamp of the last agent"] == AGENTS  # batches
     assert sum(walked.values()) < sum(walked_alone.values())
     assert walked["on the token"] < hosts <= walked_alone["on the token"]
 
