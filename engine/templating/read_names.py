@@ -20,6 +20,14 @@ DYNAMIC_NAMES = frozenset({"vars", "hostvars", "lookup", "query", "q", "self", "
 """Names through which a template reaches variables by a computed string (``vars[name]``,
 ``lookup('vars', name)``, ``hostvars[host][name]``)."""
 
+HOSTVARS_ALIKE = "hostvars (alike for every reader)"
+"""Recorded, for a recorder that asks for it (:class:`names_recorded`), instead of :data:`READS_ALL`
+for a rendering whose only name reaching variables by a computed string is ``hostvars``, where its
+templar's ``hostvars`` is one object for every host reading it at the task (every host reads the
+others' variables alike there: engine.variables.followed_hostvars). What such a rendering gives is
+then a function of the other names it read: the hosts it reads are named by them, and what each
+host's variables give is the same for every reader. Not a variable's name (it holds spaces)."""
+
 LOOKUP_CALLS = frozenset({"lookup", "query", "q"})
 TERMS_ONLY_LOOKUPS = frozenset({
     "items", "list", "dict", "sequence", "together", "nested", "subelements", "indexed_items", "file", "fileglob",
@@ -34,6 +42,8 @@ NAMING_LOOKUPS = frozenset({"vars"})
 ``lookup('vars', ...)``, engine.templating.pure_lookups)."""
 
 _recorders: list[set[str]] = []
+_alike_told: list[bool] = []
+"""For each recorder of :data:`_recorders`: whether it is told :data:`HOSTVARS_ALIKE`."""
 _names_of_text: dict[tuple[str, bool], frozenset[str]] = {}
 _NAMES_MEMORY = 4096
 
@@ -41,15 +51,23 @@ _NAMES_MEMORY = 4096
 class names_recorded:  # noqa: N801 - used as a context manager, named as one
     """Every variable name the templates rendered meanwhile read (with :data:`READS_ALL` when that
     cannot be told): a resolution that read none of the names two revisions set differently is
-    the same resolution on both. Recorders nest; each sees the names of what it encloses."""
+    the same resolution on both. Recorders nest; each sees the names of what it encloses.
+    ``hostvars_alike``: a reading of ``hostvars`` that is the same for every reader is recorded as
+    :data:`HOSTVARS_ALIKE` (for a recorder whose names tell hosts of one task and plan apart, where the
+    other hosts' variables are the same: not one comparing two revisions, whose other hosts differ)."""
+
+    def __init__(self, hostvars_alike: bool = False) -> None:
+        self.hostvars_alike = hostvars_alike
 
     def __enter__(self) -> set[str]:
         self.names: set[str] = set()
         _recorders.append(self.names)
+        _alike_told.append(self.hostvars_alike)
         return self.names
 
     def __exit__(self, *_exc: object) -> None:
         _recorders.pop()
+        _alike_told.pop()
 
 
 def recording() -> bool:
@@ -62,17 +80,29 @@ def note_names(names: Iterable[str]) -> None:
         found.update(names)
 
 
-def note_loaded(names: frozenset[str]) -> None:
+def note_loaded(names: frozenset[str], hostvars_alike: Callable[[], bool] | None = None) -> None:
     """A template that loads ``names`` was rendered: it reads all of them, or every variable when it
-    can reach one by a computed string."""
-    note_names((READS_ALL,) if DYNAMIC_NAMES.intersection(names) else names)
+    can reach one by a computed string. ``hostvars_alike``: whether the ``hostvars`` it reads is one
+    object for every host reading it (then :data:`HOSTVARS_ALIKE` for the recorders asking for it)."""
+    dynamic = DYNAMIC_NAMES.intersection(names)
+    if not dynamic:
+        note_names(names)
+        return
+    if dynamic != {"hostvars"} or hostvars_alike is None or not any(_alike_told) or not hostvars_alike():
+        note_names((READS_ALL,))
+        return
+    told = (names - {"hostvars"}) | {HOSTVARS_ALIKE}
+    for found, alike in zip(_recorders, _alike_told, strict=True):
+        found.update(told if alike else (READS_ALL,))
 
 
-def note_template(text: str, parse: Callable[[str], Any], named_reads: bool = False) -> None:
+def note_template(text: str, parse: Callable[[str], Any], named_reads: bool = False,
+                  hostvars_alike: Callable[[], bool] | None = None) -> None:
     """``text``, rendered by a templar whose environment parses with ``parse``, read what it loads
     (:data:`READS_ALL` when it does not parse: what it reads is not told). ``named_reads``: the
     templar's ``vars`` is a :class:`NamedReads` and its ``vars`` lookup notes its terms, so a
-    template reading variables through them reads the names those give as it runs, not every one."""
+    template reading variables through them reads the names those give as it runs, not every one.
+    ``hostvars_alike``: :func:`note_loaded`'s."""
     names = _names_of_text.get((text, named_reads))
     if names is None:
         try:
@@ -90,7 +120,7 @@ def note_template(text: str, parse: Callable[[str], Any], named_reads: bool = Fa
         if len(_names_of_text) >= _NAMES_MEMORY:
             _names_of_text.clear()
         _names_of_text[(text, named_reads)] = names
-    note_loaded(names)
+    note_loaded(names, hostvars_alike)
 
 
 class NamedReads(Mapping[str, "Any"]):

@@ -300,6 +300,17 @@ class Templar:
             return Layered({"vars": read_names.NamedReads(self.variables)}, scope)
         return scope
 
+    def _hostvars_alike(self) -> bool:
+        """Whether the ``hostvars`` this templar's templates read is one object for every host reading
+        it at the task (its ``read_alike``: engine.variables.followed_hostvars), as the names read
+        record it (engine.templating.read_names.HOSTVARS_ALIKE)."""
+        try:
+            hostvars = self.raw["hostvars"]
+        except Exception:  # noqa: BLE001 - none, or only the run's: not one known object
+            return False
+        alike = getattr(hostvars, "read_alike", None)
+        return alike is not None and bool(alike())
+
     def _written(self, name: str) -> bool:
         return name not in self.data and self.origin_of is not None and self.origin_of(name, False) is not None
 
@@ -394,7 +405,8 @@ class Templar:
         from jinja2.exceptions import SecurityError
 
         if read_names.recording():  # an expression's names are those of it in {{ }}
-            read_names.note_template(f"{{{{ {text} }}}}" if expression else text, environment().parse, self.task_scope)
+            read_names.note_template(f"{{{{ {text} }}}}" if expression else text, environment().parse, self.task_scope,
+                                     self._hostvars_alike)
 
         if self.deprecate is not None and FILTER_DEPRECATIONS.get() is None:  # a run's: plugins may warn
             with reporting(self.deprecate, self.lookups.warn if self.lookups is not None else None):

@@ -13,14 +13,18 @@ cached facts and whether the run gathers them, and the inventory the task
 reads (that of the host's batch). Hosts are not classed (each is templated) when a template reads
 variables by a computed name (``vars``, ``hostvars``, a lookup), the play's host lists, what a
 rescue sets, or when vars_files, merged hashes or a
-looping include make values differ otherwise.
+looping include make values differ otherwise. A ``group_by``'s, a setter's or a failure's
+template reading ``hostvars`` where it is one object for every reader of the task
+(engine.templating.read_names.HOSTVARS_ALIKE) is classed: the hosts it reads are named by the
+other names it read, and what their variables give is the same for every host whose inventory at
+the task is the same (the inventory part of the key), whatever the tasks before set on the host.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.templating.read_names import READS_ALL
+from engine.templating.read_names import HOSTVARS_ALIKE, READS_ALL
 from engine.variables import class_changes
 from engine.variables import host_answers as answers
 from engine.variables.inventory_twins import twin_key
@@ -119,7 +123,8 @@ class HostClasses:
         if may_set is None and not earlier_key.OPEN or names & earlier_key.NOT_FOLLOWED:
             return False
         # names a task before sets without telling them (a file only the run names): each read one is keyed
-        self.names, self.earlier = names, frozenset(names if may_set is None else names & may_set)
+        # (not the other hosts' variables read alike: the same whatever the host's tasks before set)
+        self.names, self.earlier = names, frozenset(names if may_set is None else names & may_set) - {HOSTVARS_ALIKE}
         return True
 
     def earlier_of(self, host: Host) -> Any:
@@ -185,7 +190,7 @@ def _inventory(classes: HostClasses, host: Host) -> Any:
     """The inventory the task reads on the host (its batch's), and what its levels say of the names."""
     from engine.variables.report import inventory_keys, inventory_of
 
-    names = sorted(classes.names - _IDENTITY - {"group_names"})
+    names = sorted(classes.names - _IDENTITY - {"group_names", HOSTVARS_ALIKE})
     signature, values, _ = inventory_keys(classes.plan, classes.play_plan, host, classes.task, names)
     # the values, each by its level: two hosts setting a name alike on their own lines are alike
     return (id(inventory_of(classes.plan, classes.play_plan, classes.task, host.name)),

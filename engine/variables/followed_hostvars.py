@@ -26,6 +26,11 @@ if TYPE_CHECKING:
     from engine.variables.host_runtime import Follower
 
 
+CLASSED = True
+"""Whether a template reading ``hostvars`` where every host reads the others alike is recorded so
+(:meth:`FollowedHostVars.read_alike`), hosts keeping their classes (tests compare the plan without)."""
+
+
 class FollowedHostVars(HostVars):
     """``hostvars`` before the run, at a task: each host's inventory, facts and what the tasks
     before this one set on it (the linear strategy runs a task on every host before the next)."""
@@ -37,10 +42,25 @@ class FollowedHostVars(HostVars):
         self._reader = reader
         self._alike: bool | None = None  # whether every host reads the others alike here (others_alike)
 
-    def host_values(self, host: Host) -> Mapping[str, Any]:
+    def read_alike(self) -> bool:
+        """Whether this ``hostvars`` gives every host reading it at the task the same: every host reads
+        the others alike there (``others_alike``: one batch of the linear strategy, no looping include
+        around the task), where each host's values are followed once for all readers
+        (:meth:`host_values`, whichever reader asks first: its walk for another host's reading, where
+        failures before stop what a host set, depends on no reader then), and the readers' scope is
+        one (engine.variables.report's, one per task, inventory and run of the task: hosts reading
+        different inventories are told apart by them). A template reading nothing else by a computed
+        name then gives what the other names it read give: the hosts it reads are named by them
+        (engine.templating.read_names.HOSTVARS_ALIKE)."""
+        return CLASSED and self._reads_alike()
+
+    def _reads_alike(self) -> bool:
         if self._alike is None:
             self._alike = self._task is not None and others_alike(self._play_plan, self._task)
-        if not self._alike:
+        return self._alike
+
+    def host_values(self, host: Host) -> Mapping[str, Any]:
+        if not self._reads_alike():
             return self._followed_values(host)
         # every host reads another's alike here: followed once for all readers (a loop over the fleet's hostvars)
         memo = followed_memo(self._play_plan)

@@ -11,7 +11,9 @@ host was given (the same effects: a setter reads nothing else of a host).
 
 Not shared (each host followed as before): a setter a looping include loads, a later run of it (a
 handler flushed again), one delegating its facts, one whose templates read variables by a computed
-name (``vars``, ``hostvars``, a lookup), the play's host lists or what a rescue sets.
+name (``vars``, ``hostvars``, a lookup), the play's host lists or what a rescue sets. A template
+reading ``hostvars`` where every host reads the others alike (the same object for every reader:
+engine.variables.followed_hostvars) is shared: it reads the hosts the other names it read name.
 
 Effects followed while a play they read is being planned take where its tasks run as written
 (engine.variables.host_runtime: a role's repeated run, a handler, an ``end_play``), the same answer
