@@ -106,6 +106,7 @@ class _SharedOutcomes:
         self.facts_read: set[str] = set()
         """What the readings keyed so far read per host, and the facts among it (_HostTask's)."""
         self.widened = 0
+        self._signed_names: frozenset[str] | None = None
         """How many times a reading read more names than those before it (:data:`_WIDENINGS`)."""
 
     def outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome:
@@ -182,7 +183,7 @@ class _SharedOutcomes:
         from engine.flow.removed_hosts import PLAY_LISTS
 
         touched = set(self.names or ())
-        per_host = touched & (_PER_HOST - _SIGNED)
+        per_host = touched & (_PER_HOST - self._signed())
         return bool(per_host) and per_host <= answers.NAME and "hostvars" not in touched and \
             not (self.removed is not None and touched & PLAY_LISTS) and not _batch_inventories(self.play_plan) and \
             reading._include_item is None and not include_loop_names(self.play_plan.play, self.task)  # noqa: SLF001
@@ -203,6 +204,14 @@ class _SharedOutcomes:
         self.read |= other.touched
         return found
 
+    def _signed(self) -> frozenset[str]:
+        """What the signature tells of a host beside the names read (:data:`_SIGNED`): ``hostvars`` only
+        where every host reads the other hosts alike at the task (engine.variables.host_answers.others_alike:
+        in several ``serial`` batches a host sees what the batches before its own set)."""
+        if self._signed_names is None:
+            self._signed_names = _SIGNED if answers.others_alike(self.play_plan, self.task) else answers.GROUPS
+        return self._signed_names
+
     def _read_names(self, reading: Any) -> None:
         """Key hosts by the names ``reading`` read, with those the readings before read: what tells
         hosts apart for them (the tasks before, when they set some on each host), or that nothing
@@ -212,7 +221,7 @@ class _SharedOutcomes:
         touched = set(self.names or ()) | reading.touched
         self.names = tuple(sorted(touched))
         self.known, self.by_value, self._table = {}, {}, None
-        per_host = touched & (_PER_HOST - _SIGNED)
+        per_host = touched & (_PER_HOST - self._signed())
         self.earlier = followed_names(self.plan, self.play_plan, touched, self.set_per_host, self.facts_read) \
             if per_host == {_SET_PER_HOST} else None
         self.shared = not per_host or self.earlier is not None
