@@ -274,11 +274,11 @@ class Follower(BlockFailures):
         key = ("ends host", host.name, id(task), id(getattr(play_plan, "planned_runs", None)))
         memo = followed_memo(play_plan) if getattr(self.plan, "removals_pending", None) is None else {}
         if key not in memo:
-            from engine.variables.end_host_classes import end_host_holds  # (it builds on this module)
-
-            # (the hosts of a class of what the conditions read share one answer, when answers are kept)
-            memo[key] = end_host_holds(self, play_plan, host, task, conditions) \
-                if getattr(self.plan, "removals_pending", None) is None else \
+            # the hosts of a class of what the conditions read share one answer, where answers are kept
+            # and the plan shares them (engine.variables.end_host_classes)
+            shared = getattr(self.plan, "end_host_holds", None)
+            memo[key] = shared(self, play_plan, host, task, conditions) \
+                if shared is not None and getattr(self.plan, "removals_pending", None) is None else \
                 self._end_host_holds(play_plan, host, task, conditions)
         return memo[key]  # type: ignore[no-any-return]
 

@@ -91,10 +91,12 @@ def _classes_key(plan: Plan, task: Task) -> tuple[Any, ...]:
 
 def share_setters(plan: Plan) -> None:
     """Have the hosts of ``plan`` share setters' effects by class (its follower asks for it)."""
+    from engine.variables.end_host_classes import end_host_holds
     from engine.variables.included_names import followed_names
     from engine.variables.walk_classes import class_walk
 
     plan.share_setters = shared_effects  # type: ignore[attr-defined]
     plan.share_by_class = by_class  # type: ignore[attr-defined] - whether a block's task fails (engine.variables.host_failures)
     plan.class_walk = class_walk  # type: ignore[attr-defined] - hosts share walks too (engine.variables.walk_classes)
+    plan.end_host_holds = end_host_holds  # type: ignore[attr-defined] - and end_host conditions
     plan.include_vars_names = followed_names  # type: ignore[attr-defined] - read by engine.variables.names_before
