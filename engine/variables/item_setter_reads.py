@@ -7,10 +7,10 @@ run reads the include's item, which the host's variables at the include give). I
 host's own, but a walk past them depends on a host only through what they read: the names recorded
 here (the closure over the setters of those names taken by the walk's classes, as for any setter),
 and the include's items on the host and their order, which the walk's class key asks of each host
-(engine.variables.walk_classes._decided_many). Two hosts alike in those give each run the same
-answers, so the same effects. A run reading variables by a computed name (``vars``, ``hostvars``, a
-lookup), the play's host lists or what only one host answers makes the record unusable, as a
-setter's classes are (engine.variables.change_classes).
+(:func:`item_runs_key`, from engine.variables.walk_classes._decided_many). Two hosts alike in
+those give each run the same answers, so the same effects. A run reading variables by a computed
+name (``vars``, ``hostvars``, a lookup), the play's host lists or what only one host answers makes
+the record unusable, as a setter's classes are (engine.variables.change_classes).
 """
 
 from __future__ import annotations
