@@ -23,8 +23,8 @@ KEEP = True
 
 
 def kept_item_keys(plan: Plan, play_plan: PlayPlan, host: Host, include: Task,
-                   keys: Callable[[], list[Any] | None]) -> list[Any] | None:
-    """``keys()``: the items of the looped ``include`` on ``host`` as keys (None: only the run knows
+                   keys: Callable[[], list[Any] | str | None]) -> list[Any] | str | None:
+    """``keys()``: the items of the looped ``include`` on ``host`` as keys (or why only the run knows
     them), templated at the include with what the host has there, whichever task asks. Kept per host
     while the play's hosts, planned runs, removed hosts, inventory and plan stay the same (what the
     include's templar reads from); an include the play's order does not hold is templated with the

@@ -518,38 +518,48 @@ def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, 
     (``IncludedFile.process_include_results``), a host joining an earlier host's equal one: a
     host's items equal to another host's, other than the first ones in the same order, may run
     in another order."""
-    from engine.variables.loop_vars import loop_scopes
-
-    def keys(of: Host) -> list[Any] | None:
-        # ansible templates the items once, at the include, with what the host has there: not with
-        # what the included tasks set from item to item (each host's once: engine.variables.include_item_order);
-        # each with whether it loads there: an item its `when` skips gives no included file
-        def made() -> list[Any] | None:
-            templar = include_templar(plan, play_plan, of, include, task, occurrence)
-            scopes = loop_scopes(include, templar)
-            if not isinstance(scopes, list):
-                return None
-            return [(frozen(scope), item_loads(templar.child(dict(scope)), include)) for scope in scopes]
-
-        return kept_item_keys(plan, play_plan, of, include, made)
 
     def order() -> list[int] | None:
-        found = keys(host)
-        if found is None:
+        found = include_items(plan, play_plan, host, task, include, occurrence)
+        if not isinstance(found, list):
             return None
-        mine = [key for key, _loads in found]
+        mine = [key for key, _loads, _value in found]
         ambiguous = [-1] * len(mine)  # the results' order (which host's comes first) decides: the run's
         if len(set(mine)) < len(mine):
             return ambiguous
-        loaded = [key for key, loads in found if loads]
+        loaded = [key for key, loads, _value in found if loads]
         own = set(loaded)
         for other in play_plan.hosts[:ORDERED_HOSTS]:
-            theirs = keys(other) if other.name != host.name else None
-            if not theirs:
+            theirs = include_items(plan, play_plan, other, task, include, occurrence) if other.name != host.name \
+                else None
+            if not isinstance(theirs, list) or not theirs:
                 continue
-            common = [key for key, loads in theirs if loads and key in own]
+            common = [key for key, loads, _value in theirs if loads and key in own]
             if common != loaded[: len(common)]:  # an earlier host's result would move this host's items
                 return ambiguous
         return list(range(len(mine)))
 
     return kept_item_order(plan, play_plan, host, include, order)
+
+
+def include_items(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, include: Task,
+                  occurrence: int = 0) -> list[tuple[Any, bool, Any]] | str | None:
+    """Each item of the looped ``include`` on ``host`` (asked at ``task``): its variables as ansible
+    compares included files, whether it loads the file there, and its variables as every template
+    sees them (engine.variables.earlier_key.value_key: mappings' order and types kept); why only
+    the run knows them if so (engine.variables.loop_vars.loop_scopes). ansible templates the items
+    once, at the include, with what the host has there: not with what the included tasks set from
+    item to item (each host's once: engine.variables.include_item_order); an item its `when` skips
+    gives no included file."""
+    from engine.variables.earlier_key import value_key
+    from engine.variables.loop_vars import loop_scopes
+
+    def made() -> list[Any] | str | None:
+        templar = include_templar(plan, play_plan, host, include, task, occurrence)
+        scopes = loop_scopes(include, templar)
+        if not isinstance(scopes, list):
+            return scopes
+        return [(frozen(scope), item_loads(templar.child(dict(scope)), include), value_key(scope))
+                for scope in scopes]
+
+    return kept_item_keys(plan, play_plan, host, include, made)

@@ -20,7 +20,11 @@ way ended it, whether each task of a role the play may run twice ran on the host
 and which tasks per-host includes loaded on it, are asked of each host and kept in its key), no ``rescue``
 in the plays, no inventory changed on the way (``add_host``, ``group_by``), no per-host vars_files,
 no merged hashes, every setter shared by class (none reading variables by a computed name), and not
-inside another host's ``hostvars`` reading (where failures before decide too).
+inside another host's ``hostvars`` reading (where failures before decide too). A setter a looping
+include loads is followed on each host (its runs read the include's items), but its runs on a host
+are what the include's items there, their order and the names the runs read give: the items and
+their order are asked of each host and kept in its key, the names read
+(engine.variables.item_setter_reads) are keyed as a shared setter's (engine.variables.walk_steps._runs_told).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from engine.variables.earlier_walk import _keep, _kept
 from engine.variables.failed_hosts import planned_alone
 from engine.variables.host_facts import plays_before
 from engine.variables.host_runtime import followed_memo
+from engine.variables.item_setter_reads import item_runs_key, looping_steps
 from engine.variables.play_order import LOADS
 from engine.variables.report import inventory_of
 from engine.variables.setters import ends_host_task, host_names
@@ -184,6 +189,7 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
 
 def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> frozenset[str] | None:
     from engine.variables.class_changes import followed_without_classes
+    from engine.variables.item_setter_reads import item_reads
 
     plan = follower.plan
     wanted = names
@@ -196,6 +202,13 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
             memo = followed_memo(earlier)
             if memo.get(("uniform", id(done))) is True:
                 continue  # the same effects on every host: it reads nothing of one
+            if follower.order_of(earlier.play).looping(done):
+                # each host's own runs at the include's items: what they read so far (none walked: as below)
+                noted = item_reads(plan, memo, done)
+                if followed_without_classes(memo, done) or noted is not None and not noted.usable:
+                    return None
+                read |= noted.names if noted is not None else frozenset()
+                continue
             kept = memo.get(classes_key)
             if kept is None and (not followed_without_classes(memo, done) or
                                  follower.order_of(earlier.play).loaded_on.get(id(done)) is not None):
@@ -310,8 +323,8 @@ class _TaskSteps:
     plays with an ``end_play`` or ``end_batch`` so far (:func:`_ended`), each with the names of its
     play's hosts: what is the same for every host of the task, found once for all of them."""
 
-    __slots__ = ("answers", "asks", "blocked", "enders", "ends", "inventory", "memo", "once", "orders", "parts",
-                 "reader_path")
+    __slots__ = ("answers", "asks", "blocked", "enders", "ends", "inventory", "loops", "memo", "once", "orders",
+                 "parts", "reader_path")
 
     def __init__(self, follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> None:
         from engine.flow.run_settings import runs_once
@@ -327,15 +340,17 @@ class _TaskSteps:
                          [follower.order_of(earlier.play) for earlier in loaded.values()],
                          [(earlier, done) for earlier, done in steps if play_blocks(earlier.play).rescuing
                           and id(done) in play_blocks(earlier.play).paths],
-                         [(earlier, done) for earlier, done in steps if runs_once(done)])
-        ends, orders, blocked, once = memo[key]
+                         [(earlier, done) for earlier, done in steps if runs_once(done)],
+                         looping_steps(follower, steps))
+        ends, orders, blocked, once, loops = memo[key]
         self.ends = [(earlier, done, host_names(earlier), ends_host_task(done)) for earlier, done in ends]
         self.orders = orders
         self.blocked = [(earlier, done, host_names(earlier)) for earlier, done in blocked]
         self.once = [(earlier, done, host_names(earlier)) for earlier, done in once]
+        self.loops = [(earlier, include, setters, host_names(earlier)) for earlier, include, setters in loops]
         self.enders = _enders_before(follower, play_plan, task)
         # whether any host's answers may be other than none (:func:`_ended`, :func:`_decided_many`)
-        self.asks = bool(self.ends or self.orders or self.blocked or self.once or self.enders)
+        self.asks = bool(self.ends or self.orders or self.blocked or self.once or self.loops or self.enders)
         # whether a setter in a block with a rescue of the task's own play ran by the task is asked
         # of the task only through the sections of those blocks it is in (engine.variables.block_runs.runs_there)
         self.reader_path = tuple(play_blocks(play_plan.play).paths.get(id(task)) or ()) \
@@ -351,16 +366,17 @@ class _TaskSteps:
         setters on the way stay the same (tasks reading what one run of setters set ask them of
         every host; whether a setter in a block with a rescue of the reader's own play ran by the
         reader is the same for readers in the same sections of those blocks). Not which tasks
-        per-host includes loaded (they load as the play is planned), a ``run_once`` setter of the
-        play being planned, nor inside a walk (where answers as written mark what was followed
-        meanwhile). With them, the play's store and the inventory its hosts read, when its tasks
-        change none: found once for the task's hosts."""
+        per-host includes loaded (they load as the play is planned), a looping include's items (kept
+        per host with what they are templated from: engine.variables.include_item_order), a
+        ``run_once`` setter of the play being planned, nor inside a walk (where answers as written
+        mark what was followed meanwhile). With them, the play's store and the inventory its hosts
+        read, when its tasks change none: found once for the task's hosts."""
         from engine.variables import host_runtime
 
         self.memo = followed_memo(play_plan)
         if not getattr(play_plan, "changed_in_play", None):
             self.inventory = inventory_of(follower.plan, play_plan)
-        if self.orders or host_runtime._following or \
+        if self.orders or self.loops or host_runtime._following or \
                 any(getattr(earlier, "planned_runs", None) is None for earlier, *_ in self.once):  # noqa: SLF001
             return
         asked = [(earlier, hosts, done) for earlier, done, hosts, _ in self.ends] + \
@@ -420,9 +436,11 @@ def _decided_many(follower: Any, play_plan: PlayPlan, hosts: list[Host], names: 
     run twice ran there (True, False or why only the run knows, as the walk asks them; asked again at
     each task, a play being planned answering as written until it is), and, in each play with a step
     a per-host include loaded, which tasks such includes loaded on the host (hosts that loaded the
-    same run the same steps); None where the walk has no such step. Asked step by step: each step's
-    answers for the hosts, each host's the tuple of its answers at the steps."""
-    if not steps.ends and not steps.orders and not steps.blocked and not steps.once:
+    same run the same steps), and for each looping include whose setters are on the way, the items
+    and their order on the host (engine.variables.item_setter_reads.item_runs_key); None where the
+    walk has no such step. Asked step by step: each step's answers for the hosts, each host's the
+    tuple of its answers at the steps."""
+    if not steps.ends and not steps.orders and not steps.blocked and not steps.once and not steps.loops:
         return [None] * len(hosts)
     ends = [[(follower._ends_host(earlier, host, done) if ends  # noqa: SLF001
               else follower._planned_ran(earlier, host, done, 0, True))  # noqa: SLF001
@@ -436,8 +454,11 @@ def _decided_many(follower: Any, play_plan: PlayPlan, hosts: list[Host], names: 
     # which host runs each run_once setter for the host's batch (the walk takes that host's effects)
     once = [[_once_runs(follower, earlier, host, done) if host.name in every else None for host in hosts]
             for earlier, done, every in steps.once]
+    # what decides each host's runs of the setters of each looping include on the way (item_runs_key)
+    loops = [[item_runs_key(follower, earlier, host, include, setters) if host.name in every else None
+              for host in hosts] for earlier, include, setters, every in steps.loops]
     return list(zip(*(zip(*columns, strict=True) if columns else itertools.repeat((), len(hosts))
-                      for columns in (ends, orders, blocked, once)), strict=False))  # (a step-less kind: repeated)
+                      for columns in (ends, orders, blocked, once, loops)), strict=False))  # (a kind without steps: ())
 
 
 def _ran_column(follower: Any, play_plan: PlayPlan, earlier: PlayPlan, done: Task, every: frozenset[str], task: Task,

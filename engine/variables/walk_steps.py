@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.run_settings import runs_once
 from engine.variables.host_runtime import followed_memo
-from engine.variables.loop_vars import includer_loops
 from engine.variables.setters import names_set, occurrence, setters_before
 
 if TYPE_CHECKING:
@@ -197,8 +196,9 @@ def _play_setters(follower: Any, play_plan: PlayPlan) -> list[tuple[Task, frozen
 
 def _own_walk(order: Any, done: Task, at: int) -> bool:
     """Whether the setter ``done`` (at place ``at`` of the play's ``order``) makes each host's walk
-    its own: a handler, one delegating its facts, a later run of a task, one in a looping include
-    or one a ``run_once`` include loads (kept with the order)."""
+    its own: a handler, one delegating its facts, a later run of a task, one a ``run_once`` include
+    loads, or one in a looping include whose runs a host decides otherwise than by the include's
+    items and their order (:func:`_runs_told`) (kept with the order)."""
     from engine.loading import keywords as kw
 
     def own() -> bool:
@@ -207,10 +207,29 @@ def _own_walk(order: Any, done: Task, at: int) -> bool:
         # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
         # (a run_once setter's effects are those of the host of the batch that runs it: in each host's key)
         return bool(done.handler or data.get("delegate_facts") or occurrence(order, done, at) or
-                    any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
-                        runs_once(include) for include in includers))
+                    any(include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and runs_once(include)
+                        for include in includers) or order.looping(done) and not _runs_told(order, done))
 
     return order.per_task(("own walk", at), done, own)  # type: ignore[no-any-return]
+
+
+def _runs_told(order: Any, done: Task) -> bool:
+    """Whether the runs of ``done``, a setter a looping include loads, are on a host what the
+    include's items there and their order give (each host's, in its walk's class key:
+    engine.variables.walk_classes._decided_many), with what each run reads
+    (engine.variables.item_setter_reads): under one looping include (an inner one's items are
+    templated at each outer item), and not where the host's runs of its file stop or fail into a
+    rescue at an item, which each host's templating of the file's tasks decides
+    (engine.variables.include_stops, the blocks with a rescue inside the file)."""
+    from engine.variables.include_stops import caught_within, may_stop
+
+    loops = order.looping(done)
+    if len(loops) != 1:
+        return False
+    caught = caught_within(order.play, loops[0])
+    chain = order.includers.get(id(done), [])
+    return not caught(done) and not any(may_stop(each, caught) for each in order.tasks
+                                        if order.includers.get(id(each), []) == chain)
 
 
 def _play_steps(order: Any, before: int, names: frozenset[str] | None) -> list[Task] | None:
