@@ -7,18 +7,17 @@ tasks whole on each host.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.variables.block_runs import play_blocks
 from engine.variables.host_facts import plays_before
 from engine.variables.host_runtime import Follower, once_per_plays
-from engine.variables.layer import RuntimeResult, RuntimeValue
-from engine.variables.module_result import ModuleResult
 from engine.variables.play_order import play_order
 from engine.variables.report import _scope, include_item_order, templar_at
 from engine.variables.setters import setters_before
+from engine.variables.value_keys import value_key
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -142,41 +141,3 @@ def told_names(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Any], Any]) 
                 found |= set_names(task) or frozenset()
         kept = play_plan.play.derived["told names"] = (sizes, plan, frozenset(found))
     return kept[2]  # type: ignore[no-any-return]
-
-
-def value_key(value: Any, depth: int = 0) -> Any:
-    """``value`` as a hashable key, equal only for values every reading sees alike: types and the
-    order of a mapping's keys kept, what only the run knows by its reason, any other object by
-    itself."""
-    kind = type(value)
-    if kind in (str, int, float, bool) or value is None:
-        return (kind.__name__, value)
-    if depth > 50:
-        return ("object", _Same(value))
-    if isinstance(value, ModuleResult):
-        return ("module result", value_key(value._known, depth + 1), tuple(sorted(value._absent)),  # noqa: SLF001
-                value.unknown_whole, value.uniform)
-    if isinstance(value, RuntimeValue):
-        return ("runtime", kind.__name__, value.reason, value.uniform)
-    if isinstance(value, Mapping) and kind.__module__ in ("builtins", "engine.span"):
-        return (kind.__name__, tuple((value_key(k, depth + 1), value_key(v, depth + 1)) for k, v in value.items()))
-    if isinstance(value, list | tuple) and kind.__module__ in ("builtins", "engine.span"):
-        return (kind.__name__, tuple(value_key(item, depth + 1) for item in value))
-    if isinstance(value, RuntimeResult):
-        return ("runtime result", _Same(value))
-    return ("object", _Same(value))
-
-
-class _Same:
-    """Equal only to itself wrapping the same object (kept, so its id is not reused meanwhile)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.value is self.value
-
-    def __hash__(self) -> int:
-        return id(self.value)

@@ -38,7 +38,6 @@ from engine.variables.host_facts import facts_layer, plays_before
 from engine.variables.host_failures import BlockFailures
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
-from engine.variables.item_setter_reads import followed_item_run
 from engine.variables.loop_vars import item_runs, run_place
 from engine.variables.once_runner import agreed, handler_runner, once_candidates
 from engine.variables.setters import ends_host_task as _ends_host_task
@@ -523,11 +522,10 @@ class Follower(BlockFailures):
                 if share is None and not uniform:
                     followed_unshared(memo, task)
                 follow = partial(self._follow, play_plan, host, task, outer, occurrence)
-                # a run of a looping include's file: each host's own, what it read noted for the walks past it
+                # (a run of a looping include's file: each host's own, what it read noted for the walks past it)
                 found = follow() if share is None else \
-                    followed_item_run(self.plan, play_plan, memo, task, occurrence, follow) \
-                    if outer or self.order_of(play_plan.play).looping(task) else \
-                    share(self.plan, play_plan, memo, host, task, outer, occurrence, follow)
+                    share(self.plan, play_plan, memo, host, task, outer, occurrence, follow,
+                          looping=bool(outer or self.order_of(play_plan.play).looping(task)))
                 memo[memo_key] = (found, tuple({id(asked): asked for asked in _as_written[mark:]}.values()))
             finally:
                 _following -= 1

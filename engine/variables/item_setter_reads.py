@@ -49,11 +49,10 @@ def followed_item_run(
     """``follow(read)``: a run of ``task`` at an item of the looping include around it, on a host,
     the names its templates read added to the setter's record (:func:`item_reads`). Not recorded
     (followed as without classes: engine.variables.class_changes.followed_unshared) where setters
-    are not shared by class, nor for a later run of it, a handler or one delegating its facts."""
-    from engine.variables import setter_classes
-
+    are not shared by class (the caller's to say: engine.variables.setter_classes.shared_effects), nor
+    for a later run of it, a handler or one delegating its facts."""
     data = task.data if isinstance(task.data, Mapping) else {}
-    if not setter_classes.SHARING or occurrence or task.handler or data.get("delegate_facts"):
+    if occurrence or task.handler or data.get("delegate_facts"):
         followed_unshared(memo, task)
         return follow(None)
     read: set[str] = set()
@@ -114,9 +113,9 @@ def item_runs_key(
     setter builds on what the runs before set, what every order leaves
     (engine.variables.include_orders.after_every_order)."""
     from engine.variables.accumulating import accumulates
-    from engine.variables.earlier_key import value_key
     from engine.variables.include_orders import after_every_order
     from engine.variables.report import include_items
+    from engine.variables.value_keys import value_key
 
     plan = follower.plan
     order = follower.item_order(plan, play_plan, host, setters[0], include)

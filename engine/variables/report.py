@@ -546,13 +546,13 @@ def include_items(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, inclu
                   occurrence: int = 0) -> list[tuple[Any, bool, Any]] | str | None:
     """Each item of the looped ``include`` on ``host`` (asked at ``task``): its variables as ansible
     compares included files, whether it loads the file there, and its variables as every template
-    sees them (engine.variables.earlier_key.value_key: mappings' order and types kept); why only
+    sees them (engine.variables.value_keys.value_key: mappings' order and types kept); why only
     the run knows them if so (engine.variables.loop_vars.loop_scopes). ansible templates the items
     once, at the include, with what the host has there: not with what the included tasks set from
     item to item (each host's once: engine.variables.include_item_order); an item its `when` skips
     gives no included file."""
-    from engine.variables.earlier_key import value_key
     from engine.variables.loop_vars import loop_scopes
+    from engine.variables.value_keys import value_key
 
     def made() -> list[Any] | str | None:
         templar = include_templar(plan, play_plan, host, include, task, occurrence)

@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.variables.class_changes import followed_unshared
+from engine.variables.item_setter_reads import followed_item_run
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -48,9 +49,13 @@ SHARING = True
 
 
 def shared_effects(plan: Plan, play_plan: PlayPlan, memo: dict[Any, Any], host: Host, task: Task,
-                   outer: tuple[int, ...], occurrence: int, follow: Callable[[set[str] | None], Effects]) -> Effects:
+                   outer: tuple[int, ...], occurrence: int, follow: Callable[[set[str] | None], Effects],
+                   looping: bool = False) -> Effects:
     """``follow(read)`` on ``host`` (``read``: a set the names its templates read are put in), or
-    what it gave the first host of ``host``'s class."""
+    what it gave the first host of ``host``'s class. ``looping``: a run of a looping include's file,
+    each host's own, what it read noted for the walks past it (engine.variables.item_setter_reads)."""
+    if looping and SHARING:
+        return followed_item_run(plan, play_plan, memo, task, occurrence, follow)
     data = task.data if isinstance(task.data, Mapping) else {}
     if not SHARING or outer or occurrence or task.handler or data.get("delegate_facts"):
         followed_unshared(memo, task)
