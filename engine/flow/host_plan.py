@@ -146,6 +146,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                          order=run_order_unknown(plan, play_plan) if len(hosts) > 1 else None,
                          more_hosts=play_plan.more_hosts)
     selected = play_plan.selected_ids()
+    play_plan.planning_runs = {}  # type: ignore[attr-defined] - the handlers' runs planned so far (_note_runs)
     signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     roles = RoleUses()
     stopping: dict[str, tuple[str, bool]] = {}
@@ -260,6 +261,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             ended.reached(task, planned, batches)
             clear_host_errors(task, planned, failed, cleared)
             result.tasks.append(planned)
+            if planned.handler:  # what the tasks after it read of what it set: where it ran (host_runtime)
+                _note_runs(play_plan.planning_runs, planned)  # type: ignore[attr-defined]
             continue
         planning, grouped = hosts, None
 
@@ -380,6 +383,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         ended.reached(task, planned, batches)
         clear_host_errors(task, planned, failed, cleared)
         result.tasks.append(planned)
+        if planned.handler:  # what the tasks after it read of what it set: where it ran (host_runtime)
+            _note_runs(play_plan.planning_runs, planned)  # type: ignore[attr-defined]
     ended.later_batches(result.tasks, batches)
     for host in cleared:
         failed.pop(host, None)
@@ -397,18 +402,25 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     # False, or why only the run knows
     planned_runs: dict[int, list[dict[str, bool | str]]] = {}
     for planned in result.tasks:
-        data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
-        if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task) or \
-                not ROLE_REASONS.isdisjoint(map(_REASON, distinct(planned.hosts))):  # each object once
-            # a handler its when skips was reached (its register keeps the skipped result); a meta
-            # action its when skips ended nothing
-            reached = not ends_in_batch(planned.task)
-            answers = {id(o): _ran(o, reached) for o in distinct(planned.hosts)}  # each object's once
-            planned_runs.setdefault(id(planned.task), []).append(
-                dict.fromkeys(planned.hosts, *answers.values()) if len(answers) == 1 else  # one for every host
-                dict(zip(planned.hosts, map(answers.__getitem__, map(id, planned.hosts.values())), strict=True)))
+        _note_runs(planned_runs, planned)
     play_plan.planned_runs = planned_runs  # type: ignore[attr-defined] - read by engine.variables.host_runtime
     return result
+
+
+def _note_runs(runs: dict[int, list[dict[str, bool | str]]], planned: PlannedTask) -> None:
+    """Where ``planned`` runs, added to ``runs`` when the walk asks the plan for it (a handler, a
+    task delegating its facts, an end_batch or end_play, a task of a role an equal use of which ran
+    before): True, False, or why only the run knows, per host."""
+    data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
+    if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task) or \
+            not ROLE_REASONS.isdisjoint(map(_REASON, distinct(planned.hosts))):  # each object once
+        # a handler its when skips was reached (its register keeps the skipped result); a meta
+        # action its when skips ended nothing
+        reached = not ends_in_batch(planned.task)
+        answers = {id(o): _ran(o, reached) for o in distinct(planned.hosts)}  # each object's once
+        runs.setdefault(id(planned.task), []).append(
+            dict.fromkeys(planned.hosts, *answers.values()) if len(answers) == 1 else  # one for every host
+            dict(zip(planned.hosts, map(answers.__getitem__, map(id, planned.hosts.values())), strict=True)))
 
 
 def _ran(o: HostOutcome, reached: bool) -> bool | str:

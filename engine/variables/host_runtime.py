@@ -194,19 +194,32 @@ class Follower(BlockFailures):
         if pending is not None:
             pending()
         runs = getattr(play_plan, "planned_runs", None)
-        if runs is None:  # not planned (planning now): as written, what follows from it kept only until it is
-            _as_written.append(play_plan)
-            return ran
-        outcomes = runs.get(id(task), [])
         # a run_once handler's result reaches every host of the batch, notified or not
         receivers = [other.name for other in host_batch(play_plan, host.name)] \
             if task.handler and runs_once(task) else [host.name]
-        if len(outcomes) != len(self.order_of(play_plan.play).positions.get(id(task), [])):
+        positions = len(self.order_of(play_plan.play).positions.get(id(task), []))
+        if runs is None:  # not planned (planning now): what follows from it kept only until it is
+            _as_written.append(play_plan)
+            # its runs planned so far (a handler's flush points before the reader): the plan's answer
+            # where they line up with its places in the play; as written where none is planned yet
+            so_far = getattr(play_plan, "planning_runs", {}).get(id(task), [])
+            if occurrence < len(so_far) <= positions:
+                return self._ran_at(task, so_far[occurrence], receivers, ran)
+            return False if so_far and all(found.get(name) is False for found in so_far for name in receivers) \
+                else ran
+        outcomes = runs.get(id(task), [])
+        if len(outcomes) != positions:
             # the plan lists its runs otherwise (notifications pending after a flush point): only
             # where it runs at none of them is known
             return False if outcomes and all(found.get(name) is False for found in outcomes for name in receivers) \
                 else ran
-        batch = [outcomes[occurrence].get(name, "where it runs is the run's") for name in receivers]
+        return self._ran_at(task, outcomes[occurrence], receivers, ran)
+
+    @staticmethod
+    def _ran_at(task: Task, planned: Mapping[str, bool | str], receivers: list[str], ran: bool | str) -> bool | str:
+        """Whether a run of ``task`` the plan planned (``planned``: each host's answer) runs for the
+        ``receivers``: False, ``ran``, or why only the run knows."""
+        batch = [planned.get(name, "where it runs is the run's") for name in receivers]
         runs_here = True if True in batch else next((why for why in batch if isinstance(why, str)), False)
         if isinstance(runs_here, str):
             return f"set by task '{task.display_name()}', which on this host {runs_here}"
