@@ -57,7 +57,7 @@ def shared_effects(plan: Plan, play_plan: PlayPlan, memo: dict[Any, Any], host: 
     if looping and SHARING:
         return followed_item_run(plan, play_plan, memo, task, occurrence, follow)
     data = task.data if isinstance(task.data, Mapping) else {}
-    if not SHARING or outer or occurrence or task.handler or data.get("delegate_facts"):
+    if not SHARING or outer or occurrence or data.get("delegate_facts"):
         followed_unshared(memo, task)
         return follow(None)
     return by_class(plan, play_plan, memo, _classes_key(plan, task), host, task, follow)

@@ -206,7 +206,7 @@ def _own_walk(order: Any, done: Task, at: int) -> bool:
         includers = order.includers.get(id(done), [])
         # (an end_host, and a task of a role run twice, the plan decides: each host's answer is in its key)
         # (a run_once setter's effects are those of the host of the batch that runs it: in each host's key)
-        return bool(done.handler or data.get("delegate_facts") or occurrence(order, done, at) or
+        return bool(data.get("delegate_facts") or occurrence(order, done, at) or
                     any(include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and runs_once(include)
                         for include in includers) or order.looping(done) and not _runs_told(order, done))
 
