@@ -14,6 +14,7 @@ from engine.flow.provenance import with_provenance
 from engine.flow.rebound import Identities
 from engine.variables import host_answers as answers
 from engine.variables import walk_classes
+from engine.variables.block_runs import play_blocks
 from engine.variables.earlier_key import earlier_classes, earlier_key, followed_names
 from engine.variables.report import host_at, inventory_keys, inventory_of
 
@@ -177,14 +178,17 @@ class _SharedOutcomes:
     def _named_alike(self, reading: Any) -> bool:
         """Whether hosts alike in the names read but their name have the outcome ``reading`` gives
         with their name: its own name (and groups) is all the reading read of the host that the
-        signature does not tell (not what earlier tasks set, its batch, ``vars`` or ``hostvars``, the
-        play's hosts less those failed by then, an item of a looping include)."""
+        signature does not tell (what earlier tasks set only where their key tells it; not its batch,
+        ``vars`` or ``hostvars``, the play's hosts less those failed by then, an item of a looping
+        include)."""
         from engine.flow.host_reading import include_loop_names
         from engine.flow.removed_hosts import PLAY_LISTS
 
         touched = set(self.names or ())
         per_host = touched & (_PER_HOST - self._signed())
-        return bool(per_host) and per_host <= answers.NAME and "hostvars" not in touched and \
+        # (what earlier tasks set on the host, where its key tells it: a host of the same key has the same)
+        told = answers.NAME | {_SET_PER_HOST} if self.earlier is not None else answers.NAME
+        return bool(per_host & answers.NAME) and per_host <= told and "hostvars" not in touched and \
             not (self.removed is not None and touched & PLAY_LISTS) and not _batch_inventories(self.play_plan) and \
             reading._include_item is None and not include_loop_names(self.play_plan.play, self.task)  # noqa: SLF001
 
@@ -222,9 +226,14 @@ class _SharedOutcomes:
         self.names = tuple(sorted(touched))
         self.known, self.by_value, self._table = {}, {}, None
         per_host = touched & (_PER_HOST - self._signed())
+        # (what earlier tasks set tells hosts apart by its key: beside the host's name too, for the
+        # readings shared by name (_named_alike), where a host's key is kept from task to task: not in
+        # a play with a rescue, where it is walked again at each task, on top of the reading's own walk)
+        by_name = per_host - answers.NAME == {_SET_PER_HOST} and (
+            per_host == {_SET_PER_HOST} or not play_blocks(self.play_plan.play).rescuing)
         self.earlier = followed_names(self.plan, self.play_plan, touched, self.set_per_host, self.facts_read) \
-            if per_host == {_SET_PER_HOST} else None
-        self.shared = not per_host or self.earlier is not None
+            if by_name else None
+        self.shared = not per_host or per_host == {_SET_PER_HOST} and self.earlier is not None
 
     def class_table(self) -> tuple[dict[str, tuple[Any, ...]], Any, Any] | None:
         """The play's signatures by host for the names read, what else tells hosts apart and what

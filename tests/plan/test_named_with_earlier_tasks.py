@@ -1,0 +1,76 @@
+"""A task whose outcome reads the host's name beside what earlier tasks set on it (consul's
+``inventory_hostname in consul_servers`` after a set_fact builds the list, with a registered result
+beside it) is read once per class of hosts alike in the other names, what the earlier tasks set
+included (their key, engine.variables.earlier_key), each other host of the class given that reading
+with its own name (engine.flow.shared_outcomes): the outcomes and reasons are those of each host
+read on its own, and the full readings do not grow with the hosts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from plan_cases import planned_rows
+from test_named_classes import _full_readings
+
+from engine.flow import host_outcome
+
+PLAYBOOK = """
+- name: servers picked by name
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: list the servers
+      ansible.builtin.set_fact:
+        servers: "{{ groups['server'] | map('regex_replace', '$', '.example.org') | list if tier == 'web' else [] }}"
+    - name: probe
+      ansible.builtin.stat: {path: /etc/app.json}
+      register: state
+    - name: on a server with its state
+      ansible.builtin.debug: {msg: s}
+      when: inventory_hostname in servers and state is defined and size | int > 1
+    - name: on the others
+      ansible.builtin.debug: {msg: o}
+      when: inventory_hostname not in servers and size | int == 2
+"""
+
+
+def _fleet(root: Path, hosts: int) -> None:
+    lines = ["[server]", *(f"node{index}" for index in range(3)), "", "[web]"]
+    lines += [f"node{index}.example.org" for index in range(hosts) if index % 2]
+    lines += ["", "[db]"] + [f"node{index}.example.org" for index in range(hosts) if not index % 2]
+    (root / "inventory.ini").write_text("\n".join(lines) + "\n")
+    (root / "group_vars").mkdir()
+    (root / "group_vars" / "web.yml").write_text("tier: web\nsize: 2\n")
+    (root / "group_vars" / "db.yml").write_text("tier: db\nsize: 2\n")
+    (root / "site.yml").write_text(PLAYBOOK)
+
+
+def test_name_and_earlier_readers_share_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fleet(tmp_path, 40)
+    monkeypatch.chdir(tmp_path)
+    shared = sorted(planned_rows(tmp_path))
+    monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
+    alone = sorted(planned_rows(tmp_path))
+    assert shared == alone
+    outcomes = {(task, host): outcome for task, host, outcome, _ in shared}
+    assert outcomes["on a server with its state", "node1.example.org"] == "runs"  # a server (its state: registered)
+    assert outcomes["on a server with its state", "node3.example.org"] == "skipped"  # a web host, not a server
+    assert outcomes["on the others", "node4.example.org"] == "runs"  # db: no servers listed
+    assert outcomes["on the others", "node1.example.org"] == "skipped"
+
+
+@pytest.mark.parametrize("task", ["on a server with its state", "on the others"])
+def test_name_and_earlier_readers_read_once_per_class(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       task: str) -> None:
+    counts = []
+    for hosts in (30, 90):
+        root = tmp_path / str(hosts)
+        root.mkdir()
+        _fleet(root, hosts)
+        monkeypatch.chdir(root)
+        counted = _full_readings(monkeypatch)
+        sorted(planned_rows(root))
+        counts.append(len(counted[task]))
+        monkeypatch.undo()
+    assert counts[0] == counts[1], counts
