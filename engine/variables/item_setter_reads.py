@@ -130,4 +130,36 @@ def item_runs_key(
         tuple((value, loads) for _, loads, value in items) if isinstance(items, list) else items,
         tuple(play_order.named_by_run(done, host.name) for done in setters),
         value_key(after_every_order(follower, play_plan, host, include)) if settled else None,
+        None if order is None or -1 in order else _stops(follower, play_plan, host, include, setters, order),
     )
+
+
+def _stops(
+    follower: Any, play_plan: PlayPlan, host: Host, include: Task, setters: list[Task], order: list[int]
+) -> tuple[Any, ...] | None:
+    """Where a task of each file of ``setters`` (under the looping ``include``) stops ``host`` (the
+    item and the task, with the tasks that run there all the same), as the walk cuts the setters'
+    runs there (Follower._before_stop); None where no task of their files may fail the host."""
+    from engine.variables.include_stops import Stop
+
+    play_order = follower.order_of(play_plan.play)
+    chains = {id(chain[-1]): done for done in setters if (chain := play_order.includers.get(id(done), []))}
+    found = []
+    for done in chains.values():
+        if not play_order.per_task(
+            ("file may stop", id(include)), done, partial(_file_may_stop, play_order, done, include)
+        ):
+            continue
+        stop = follower._include_stop(play_plan, host, done, [include], order)  # noqa: SLF001
+        found.append((id(done), (stop.run, stop.at, stop.always) if isinstance(stop, Stop) else stop))
+    return tuple(found) if found else None
+
+
+def _file_may_stop(play_order: Any, task: Task, include: Task) -> bool:
+    """Whether a task of the file ``task`` is in (loaded by the looping ``include``) may fail the host
+    (engine.variables.include_stops.may_stop)."""
+    from engine.variables.include_stops import caught_within, may_stop
+
+    caught = caught_within(play_order.play, include)
+    chain = play_order.includers.get(id(task), [])
+    return any(may_stop(each, caught) for each in play_order.tasks if play_order.includers.get(id(each), []) == chain)

@@ -215,21 +215,15 @@ def _own_walk(order: Any, done: Task, at: int) -> bool:
 
 def _runs_told(order: Any, done: Task) -> bool:
     """Whether the runs of ``done``, a setter a looping include loads, are on a host what the
-    include's items there and their order give (each host's, in its walk's class key:
-    engine.variables.walk_classes._decided_many), with what each run reads
-    (engine.variables.item_setter_reads): under one looping include (an inner one's items are
-    templated at each outer item), and not where the host's runs of its file stop or fail into a
-    rescue at an item, which each host's templating of the file's tasks decides
-    (engine.variables.include_stops, the blocks with a rescue inside the file)."""
-    from engine.variables.include_stops import caught_within, may_stop
+    include's items there and their order give, with where a task of its file stops the host at an
+    item (each host's, in its walk's class key: engine.variables.walk_classes._decided_many), and
+    what each run reads (engine.variables.item_setter_reads): under one looping include (an inner
+    one's items are templated at each outer item), and not in a block with a rescue inside the file
+    (whether it ran at an item is each host's templating of the block's tasks there)."""
+    from engine.variables.include_stops import caught_within
 
     loops = order.looping(done)
-    if len(loops) != 1:
-        return False
-    caught = caught_within(order.play, loops[0])
-    chain = order.includers.get(id(done), [])
-    return not caught(done) and not any(may_stop(each, caught) for each in order.tasks
-                                        if order.includers.get(id(each), []) == chain)
+    return len(loops) == 1 and not caught_within(order.play, loops[0])(done)
 
 
 def _play_steps(order: Any, before: int, names: frozenset[str] | None) -> list[Task] | None:

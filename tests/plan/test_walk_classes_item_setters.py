@@ -3,8 +3,10 @@ its own: a host's runs of them are what the include's items there, their order a
 runs read give (engine.variables.walk_steps._runs_told), so hosts alike in those share the walk
 (engine.variables.walk_classes), as a hardening role's file looped over its mount points (each
 item registering whether the mount exists, a fact listing the changed ones) had every host walk
-it at each reader. Not where a task of the file may fail the host: at which item each host's
-templating decides. The plan is the one walking every host alone."""
+it at each reader. Where a task of the file may fail the host, at which item each host's
+templating decides is kept in its key too (a ``failed_when: false`` task fails where its
+arguments do), as a monitoring agent's role's key import file, looped over its keys, had each host
+walk it. The plan is the one walking every host alone."""
 
 from __future__ import annotations
 
@@ -63,7 +65,14 @@ STOPPING = MOUNT.replace("- name: record mount", """- name: zone check
   ansible.builtin.assert: {that: "mount.path != '/home' or zone | default('a') != 'b'"}
 - name: record mount""")
 """The file with a task that fails the host at one item on some hosts: where its runs stop is each
-host's own templating, so each host walks the setters of the file on its own."""
+host's own templating, kept in its key."""
+
+ARGUMENTS = MOUNT.replace("- name: record mount", """- name: zone probe
+  ansible.builtin.debug: {msg: "{{ zones[mount.path] }}"}
+  failed_when: false
+- name: record mount""")
+"""A task that never fails by its result but whose arguments fail on one host at one item (w03 has no
+zone for /home)."""
 
 READERS = ("strict mount", "listed mount", "boot changed", "two changed", "three changed", "last skipped", "remount")
 
@@ -76,12 +85,14 @@ def _fleet(root: Path, tmp_opts: str, mount: str = MOUNT, rescue: str = "") -> N
              "[db:vars]", "boot_enabled=false", "boot_opts=rw,noexec", "home_opts=rw,noexec", ""]
     (root / "inventory.ini").write_text("\n".join(lines))
     (root / "group_vars").mkdir()
-    (root / "group_vars" / "all.yml").write_text(f"tmp_opts: {tmp_opts!r}\n")
+    (root / "group_vars" / "all.yml").write_text(f"tmp_opts: {tmp_opts!r}\nzones: {{/boot: a, /home: a, /tmp: a}}\n")
+    (root / "host_vars").mkdir()
+    (root / "host_vars" / "w03.yml").write_text("zones: {/boot: b, /tmp: b}\n")
     (root / "mount.yml").write_text(mount)
     (root / "site.yml").write_text(PLAYBOOK % rescue)
 
 
-_ALONE: dict[str, dict[str, list]] = {"own": {}, "shared": {}, "stopping": {}}  # type: ignore[type-arg] - each host walked on its own
+_ALONE: dict[str, dict[str, list]] = {"own": {}, "shared": {}, "assert": {}, "arguments": {}}  # type: ignore[type-arg] - each host walked on its own
 
 
 @pytest.fixture(params=["own", "shared"])
@@ -111,17 +122,22 @@ def test_item_setters_share_walks(fleet: tuple[Path, list, str], monkeypatch: py
     assert 0 < len(walked) < 24  # each of the 24 hosts walked for each of the seven readers, had none shared
 
 
-@pytest.fixture()
-def stopping(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
-    write = partial(_fleet, tmp_opts="{{ home_opts }},noexec", mount=STOPPING, rescue=RESCUE)
-    return fleet_planned_alone(tmp_path, write, _ALONE["stopping"], monkeypatch, (walk_classes, "SHARING", False),
+@pytest.fixture(params=["assert", "arguments"])
+def stopping(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
+    mount = STOPPING if request.param == "assert" else ARGUMENTS
+    write = partial(_fleet, tmp_opts="{{ home_opts }},noexec", mount=mount, rescue=RESCUE)
+    return fleet_planned_alone(tmp_path, write, _ALONE[request.param], monkeypatch, (walk_classes, "SHARING", False),
                                planned=planned_rows)
 
 
-def test_item_setters_of_a_stopping_file_walked_per_host(stopping: tuple[Path, list]) -> None:  # type: ignore[type-arg]
+def test_stopping_file_shares_walks(stopping: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     root, alone = stopping
+    walked = hosts_asked(monkeypatch, earlier_key, "_walked", 3, lambda args: args[4].name in READERS)
     shared = planned_rows(root)
     assert shared == alone
     # w03 stops at /home before recording it (its zone, which no setter reads): w00, on its rack, records it
     two = {host: outcome for task, host, outcome, _ in shared if task == "two changed"}
     assert (two["w00"], two["w03"]) == ("runs", "skipped")
+    # where each host stops is in its key: w03 is walked for its own, the hosts stopping nowhere share
+    # (each of the 24 hosts walked for each of the seven readers, had none shared)
+    assert "w03" in walked and len(set(walked)) < 12
