@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from engine.templating.bounds import plain_strings
 from engine.values import OMIT_TOKEN
 
 INT_BITWISE = frozenset({"__and__", "__lshift__", "__or__", "__rshift__", "__xor__"})
@@ -98,6 +99,8 @@ def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...],
         if top_level:
             _note_converted(value)
         return str(value)  # type: ignore[return-value]
+    if type(value) is list and plain_strings(value):
+        return value  # nothing in it is undefined, converted, or omitted: as it is
     rebuild = isinstance(value, tuple)
     if top_level and rebuild and type(value) is not tuple:
         _note_converted(value)
