@@ -50,7 +50,7 @@ class Notifications:
     ``include_role`` adds when the run includes it (:meth:`loads`)."""
 
     def __init__(self, play: Play, includes: dict[int, PlannedTask],
-                 render: Callable[[str, Task], list[str] | None] | None = None) -> None:
+                 render: Callable[[str, Task], tuple[str, ...] | None] | None = None) -> None:
         self.play, self.includes = play, includes
         self.render = render
         """The names a templated ``notify`` of a task gives on a host (engine.flow.templated_notify)."""
@@ -75,8 +75,9 @@ class Notifications:
         """By handler and what the notifications are: its notifiers and whether a looping include's
         notification reaches it, the same for each host (asked per host)."""
         self._columns: tuple[Any, dict[int, tuple[PlannedTask, _RenderedOn]]] = (None, {})
-        self._alike: _AlikeHosts | None = None
         """The flush point's notifications and, per templated notifier, what it renders on each host."""
+        self._alike: _AlikeHosts | None = None
+        """The flush point's hosts as every handler's answer there reads them (:meth:`_alike_hosts`)."""
 
     def loads(self, include: Task) -> bool:
         """Whether a run may include ``include`` (planned just before) on some host, so adding
@@ -238,8 +239,7 @@ class Notifications:
         """The names ``planned``'s templated ``notify`` gives on ``host`` (None: the run knows)."""
         key = (host, id(planned.task))
         if key not in self._rendered:
-            rendered = self.render(host, planned.task) if self.render is not None else None
-            self._rendered[key] = rendered if rendered is None or isinstance(rendered, tuple) else tuple(rendered)
+            self._rendered[key] = self.render(host, planned.task) if self.render is not None else None
         return self._rendered[key]
 
     def _answer(self, handler: Task, host: str, outcome: HostOutcome, notifiers: list[PlannedTask], looped: bool,
@@ -308,8 +308,7 @@ def _heard_on(host: str, notifiers: list[PlannedTask], certain: bool = False) ->
         names = [repr(p.name) for p in notifiers
                  if p.hosts.get(host, HostOutcome(SKIPPED)).outcome == RUNS and p.changes.get(host) is True]
     else:
-        names = [repr(p.name) for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)
-                 and p.changes.get(host) is not False]
+        names = [repr(p.name) for p in notifiers if _may_notify(host, p)]
     return " or ".join(names)
 
 
@@ -356,8 +355,7 @@ class _RenderedOn(dict[str, tuple[str, ...] | None]):
 
 
 def _may_notify(host: str, notifier: PlannedTask) -> bool:
-    """Whether ``notifier`` runs (or may) on ``host`` and may report a change there (:func:`_heard_on`
-    of it alone, without its words)."""
+    """Whether ``notifier`` runs (or may) on ``host`` and may report a change there."""
     outcome = notifier.hosts.get(host)
     return outcome is not None and outcome.outcome in (RUNS, DEPENDS) and notifier.changes.get(host) is not False
 

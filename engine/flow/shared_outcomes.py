@@ -107,8 +107,9 @@ class _SharedOutcomes:
         self.facts_read: set[str] = set()
         """What the readings keyed so far read per host, and the facts among it (_HostTask's)."""
         self.widened = 0
-        self._signed_names: frozenset[str] | None = None
         """How many times a reading read more names than those before it (:data:`_WIDENINGS`)."""
+        self._signed_names: frozenset[str] | None = None
+        """What the signature tells of a host beside the names read, once found (:meth:`_signed`)."""
 
     def outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome:
         if self.rebound is not None:

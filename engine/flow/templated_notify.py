@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow import notify
 from engine.templating.load_time import is_template
-from engine.templating.read_names import names_recorded
 from engine.variables.change_classes import HostClasses
 from engine.variables.walk_classes import host_classes
 
@@ -46,32 +45,31 @@ def notified_names(plan: Plan, play_plan: PlayPlan, host: Any, task: Task,
     return names
 
 
-def notify_renderer(plan: Plan, play_plan: PlayPlan) -> Callable[[str, Task], list[str] | None]:
+def notify_renderer(plan: Plan, play_plan: PlayPlan) -> Callable[[str, Task], tuple[str, ...] | None]:
     """:func:`notified_names` for a host of ``play_plan`` named as the plan names it. The hosts whose
     variables at the task answer the names the ``notify`` read alike (engine.variables.change_classes)
     are given what it gave the first host of their class: rendered once per class, not per host."""
     hosts = {host.name: host for host in play_plan.hosts}
     classes: dict[int, tuple[Task, HostClasses]] = {}
 
-    def render(name: str, task: Task) -> list[str] | None:
+    def render(name: str, task: Task) -> tuple[str, ...] | None:
         host = hosts.get(name)
         if host is None:
             return None
         if len(hosts) < 2:
-            return notified_names(plan, play_plan, host, task)
+            return _as_tuple(notified_names(plan, play_plan, host, task))
         kept = classes.get(id(task))
         if kept is None:
             kept = classes[id(task)] = (task, HostClasses(plan, play_plan, task, host_classes))
-        joined = kept[1].joined(host)
-        if joined is not None:
-            return joined[0]  # type: ignore[no-any-return]
-        with names_recorded() as read:
-            names = notified_names(plan, play_plan, host, task, read)
-        rendered = tuple(names) if names is not None else None  # (the same object for the hosts of its class)
-        kept[1].add(host, read, (rendered,))
-        return rendered  # type: ignore[return-value]
+        # (a tuple: the same object for the hosts of its class)
+        return kept[1].value_of(  # type: ignore[no-any-return]
+            host, lambda read: _as_tuple(notified_names(plan, play_plan, host, task, read)))
 
     return render
+
+
+def _as_tuple(names: list[str] | None) -> tuple[str, ...] | None:
+    return tuple(names) if names is not None else None
 
 
 def reaches(handlers: list[Task], names: list[str], handler: Task) -> bool | None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.templating.read_names import HOSTVARS_ALIKE, READS_ALL
+from engine.templating.read_names import HOSTVARS_ALIKE, READS_ALL, names_recorded
 from engine.variables import class_changes
 from engine.variables import host_answers as answers
 from engine.variables.inventory_twins import twin_key
@@ -113,6 +113,18 @@ class HostClasses:
         kept = last is not None and last[0] is host and last[1] is self.names and \
             getattr(self.plan, "removals_pending", None) is None
         self.by_key.setdefault(last[2] if kept else self.key(host), joined)  # type: ignore[index]
+
+    def value_of(self, host: Host, compute: Callable[[set[str]], Any]) -> Any:
+        """``compute(read)`` on ``host``, or what it gave the first host of ``host``'s class. ``read``
+        holds the names recorded meanwhile (engine.templating.read_names): ``compute`` empties it once
+        the host's variables at the task are worked out, so that it holds what its templates read."""
+        joined = self.joined(host)
+        if joined is not None:
+            return joined[0]
+        with names_recorded() as read:
+            found = compute(read)
+        self.add(host, read, (found,))
+        return found
 
     def _names(self, names: frozenset[str]) -> bool:
         from engine.variables import earlier_key

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.templating.read_names import names_recorded
 from engine.variables.change_classes import HostClasses
 from engine.variables.host_runtime import followed_memo
 from engine.variables.walk_classes import host_classes
@@ -29,11 +28,5 @@ def end_host_holds(follower: Any, play_plan: PlayPlan, host: Host, task: Task, c
     kept = memo.get(key)
     if kept is None or kept[0] is not task or kept[1] is not planned or kept[2] is not follower.plan:
         kept = memo[key] = (task, planned, follower.plan, HostClasses(follower.plan, play_plan, task, host_classes))
-    classes: HostClasses = kept[3]
-    joined = classes.joined(host)
-    if joined is not None:
-        return joined[0]  # type: ignore[no-any-return]
-    with names_recorded() as read:
-        found = follower._end_host_holds(play_plan, host, task, conditions, read)  # noqa: SLF001
-    classes.add(host, read, (found,))
-    return found  # type: ignore[no-any-return]
+    return kept[3].value_of(  # type: ignore[no-any-return]
+        host, lambda read: follower._end_host_holds(play_plan, host, task, conditions, read))  # noqa: SLF001
