@@ -404,3 +404,32 @@ def hosts_asked(monkeypatch: Any, owner: Any, name: str, host_at: int,
 
     monkeypatch.setattr(owner, name, counted)
     return asked
+
+
+def readings_by_size(root: Path, monkeypatch: Any, write: Callable[[Path, int], None], task: str,
+                     sizes: tuple[int, ...]) -> list[int]:
+    """For each fleet size of ``sizes`` (``write(dir, size)`` writes the fleet), how many hosts' own
+    variables were read (engine.variables.task_variables.variables_at) for ``task``'s outcomes: a
+    reading shared by class, or rebound from host to host, reads none."""
+    from engine.variables import task_variables
+
+    counts = []
+    for hosts in sizes:
+        fleet = root / str(hosts)
+        fleet.mkdir()
+        write(fleet, hosts)
+        monkeypatch.chdir(fleet)
+        counted: set[str] = set()
+        original = task_variables.variables_at
+
+        def variables_at(plan: Any, play_plan: Any, host: Any, asked: Any, *args: Any,
+                         original: Any = original, counted: set[str] = counted, **kwargs: Any) -> Any:
+            if getattr(asked, "name", None) == task:
+                counted.add(host.name)
+            return original(plan, play_plan, host, asked, *args, **kwargs)
+
+        monkeypatch.setattr(task_variables, "variables_at", variables_at)
+        planned_rows(fleet)
+        counts.append(len(counted))
+        monkeypatch.undo()
+    return counts

@@ -7,15 +7,12 @@ hosts."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
 import pytest
-from plan_cases import planned_rows
+from plan_cases import planned_rows, readings_by_size
 
 from engine.flow import host_outcome
-from engine.variables import task_variables
 
 PLAYBOOK = """
 - name: nodes named after their hosts
@@ -65,19 +62,6 @@ def _fleet(root: Path, hosts: int) -> None:
 
 
 
-def _full_readings(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[str]]:
-    """Per task, the hosts whose own variables were read (a rebound reading reads none)."""
-    counted: dict[str, set[str]] = defaultdict(set)
-    original = task_variables.variables_at
-
-    def variables_at(plan: Any, play_plan: Any, host: Any, task: Any, *args: Any, **kwargs: Any) -> Any:
-        counted[getattr(task, "name", None)].add(host.name)
-        return original(plan, play_plan, host, task, *args, **kwargs)
-
-    monkeypatch.setattr(task_variables, "variables_at", variables_at)
-    return counted
-
-
 def test_name_readers_share_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path, 40)
     monkeypatch.chdir(tmp_path)
@@ -92,14 +76,5 @@ def test_name_readers_share_changes_no_outcome(tmp_path: Path, monkeypatch: pyte
 @pytest.mark.parametrize("task", ["certificate", "not the first etcd member", "the name through a group variable",
                                   "a value shown when false", "every other db host", "the short name and a port"])
 def test_name_readers_read_once_per_class(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, task: str) -> None:
-    counts = []
-    for hosts in (30, 90):
-        root = tmp_path / str(hosts)
-        root.mkdir()
-        _fleet(root, hosts)
-        monkeypatch.chdir(root)
-        counted = _full_readings(monkeypatch)
-        sorted(planned_rows(root))
-        counts.append(len(counted[task]))
-        monkeypatch.undo()
+    counts = readings_by_size(tmp_path, monkeypatch, _fleet, task, (30, 90))
     assert counts[0] == counts[1], counts

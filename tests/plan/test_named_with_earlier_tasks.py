@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import planned_rows
-from test_named_classes import _full_readings
+from plan_cases import planned_rows, readings_by_size
 
 from engine.flow import host_outcome
 
@@ -63,14 +62,5 @@ def test_name_and_earlier_readers_share_changes_no_outcome(tmp_path: Path, monke
 @pytest.mark.parametrize("task", ["on a server with its state", "on the others"])
 def test_name_and_earlier_readers_read_once_per_class(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        task: str) -> None:
-    counts = []
-    for hosts in (30, 90):
-        root = tmp_path / str(hosts)
-        root.mkdir()
-        _fleet(root, hosts)
-        monkeypatch.chdir(root)
-        counted = _full_readings(monkeypatch)
-        sorted(planned_rows(root))
-        counts.append(len(counted[task]))
-        monkeypatch.undo()
+    counts = readings_by_size(tmp_path, monkeypatch, _fleet, task, (30, 90))
     assert counts[0] == counts[1], counts
