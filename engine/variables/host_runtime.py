@@ -205,14 +205,12 @@ class Follower(BlockFailures):
             so_far = getattr(play_plan, "planning_runs", {}).get(id(task), [])
             if occurrence < len(so_far) <= positions:
                 return self._ran_at(task, so_far[occurrence], receivers, ran)
-            return False if so_far and all(found.get(name) is False for found in so_far for name in receivers) \
-                else ran
+            return False if _runs_nowhere(so_far, receivers) else ran
         outcomes = runs.get(id(task), [])
         if len(outcomes) != positions:
             # the plan lists its runs otherwise (notifications pending after a flush point): only
             # where it runs at none of them is known
-            return False if outcomes and all(found.get(name) is False for found in outcomes for name in receivers) \
-                else ran
+            return False if _runs_nowhere(outcomes, receivers) else ran
         return self._ran_at(task, outcomes[occurrence], receivers, ran)
 
     @staticmethod
@@ -612,6 +610,11 @@ def once_per_plays(follower: Follower, play_plan: PlayPlan, host: Host, task: Ta
     if kept is None or kept[0] is not plan:
         kept = memo[key] = (plan, walk())
     return kept[1]
+
+
+def _runs_nowhere(planned: list[Mapping[str, bool | str]], receivers: list[str]) -> bool:
+    """Whether the plan has runs of a task (``planned``) and none of them on any of ``receivers``."""
+    return bool(planned) and all(found.get(name) is False for found in planned for name in receivers)
 
 
 def kept_uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, occurrence: int,
