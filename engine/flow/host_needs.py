@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 # section takes over sets the ansible_failed_* ones, for the rest of the run)
 _RUN_FILLED = answers.RESCUE | {"vars"}
 NOWHERE = "defined nowhere on the way to this task"
+# the magic variable no layer shows (engine.variables.report): ansible puts the magic variables over
+# every level, a task's set_fact among them, so no task sets it (a host reads the others through it)
+_NO_TASK_SETS = frozenset({"hostvars"})
 INCLUDE_ITEM = "an item of the looping include"
 
 
@@ -193,7 +196,8 @@ class HostNeeds:
         resolved = self._resolved[name]
         if resolved.definitions and resolved.definitions[0].runtime and \
                 not getattr(resolved.definitions[0].value, "uniform", False) or \
-                not resolved.definitions and self._set_by_a_task(name):  # here undefined, elsewhere set
+                not resolved.definitions and name not in _NO_TASK_SETS and \
+                self._set_by_a_task(name):  # here undefined, elsewhere set
             self.touched.add(_SET_PER_HOST)
             self.set_per_host.add(name)
             if any(definition.level == "host facts" for definition in resolved.definitions) or \

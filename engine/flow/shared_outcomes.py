@@ -232,7 +232,9 @@ class _SharedOutcomes:
         # a play with a rescue, where it is walked again at each task, on top of the reading's own walk)
         by_name = per_host - answers.NAME == {_SET_PER_HOST} and (
             per_host == {_SET_PER_HOST} or not play_blocks(self.play_plan.play).rescuing)
-        self.earlier = followed_names(self.plan, self.play_plan, touched, self.set_per_host, self.facts_read) \
+        # (``hostvars`` where the signature tells it, read alike by every host: no walk of the host's own)
+        followed = touched - (self._signed() & answers.BY_COMPUTED_NAME)
+        self.earlier = followed_names(self.plan, self.play_plan, followed, self.set_per_host, self.facts_read) \
             if by_name else None
         self.shared = not per_host or per_host == {_SET_PER_HOST} and self.earlier is not None
 

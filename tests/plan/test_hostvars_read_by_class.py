@@ -1,0 +1,83 @@
+"""A task reading other hosts' variables (``groups['cache'] | map('extract', hostvars, 'ansible_host')``,
+``hostvars[groups['db'][0]]['ansible_host']``), also beside what earlier tasks set on the host, is read
+once per class of hosts where every host reads the others alike (engine.variables.host_answers.others_alike),
+even after a task that may set any name (a templated ``set_fact`` key): ``hostvars`` is ansible's magic
+variable, over every level, so no task sets it on the reader, and what it gives is named by the other
+names read. The outcomes are those of each host read on its own, and the readings do not grow with the
+hosts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from plan_cases import planned_rows, readings_by_size
+
+from engine.flow import host_outcome
+
+PLAYBOOK = """
+- name: caches
+  hosts: cache
+  gather_facts: false
+  tasks:
+    - name: a name only the run tells
+      ansible.builtin.set_fact: {"{{ tier }}_seen": true}
+    - name: cache port
+      ansible.builtin.set_fact: {cache_port: "{{ 6379 if tier == 'gold' else 6380 }}"}
+- name: applications
+  hosts: app
+  gather_facts: false
+  tasks:
+    - name: another name only the run tells
+      ansible.builtin.set_fact: {"{{ dc }}_app": true}
+    - name: app cache hosts
+      ansible.builtin.set_fact:
+        app_cache_hosts: "{{ groups['cache'] | intersect(groups['dc_' ~ dc]) | map('extract', hostvars, 'ansible_host') | list }}"
+    - name: cache ports
+      ansible.builtin.set_fact:
+        ports: "{{ groups['cache'] | intersect(groups['dc_' ~ dc]) | map('extract', hostvars, 'cache_port') | list }}"
+    - name: write env
+      ansible.builtin.copy:
+        dest: /tmp/app.env
+        content: "DB={{ hostvars[groups['cache'][0]]['ansible_host'] }} CACHE={{ app_cache_hosts | join(',') }}"
+      when: app_env | default(true) | bool
+    - name: on several caches
+      ansible.builtin.debug: {msg: several}
+      when: app_cache_hosts | length > 1
+    - name: on a second port
+      ansible.builtin.debug: {msg: second}
+      when: 6380 in ports
+"""
+TASKS = ("app cache hosts", "cache ports", "write env", "on several caches", "on a second port")
+
+
+def _fleet(root: Path, hosts: int) -> None:
+    centres = ("fra", "ams", "nyc")
+    lines = ["[cache]"]
+    lines += [f"cache{n} ansible_host=10.1.0.{n} dc={centres[n % 3]} tier={('gold', 'silver')[n % 2]}"
+              for n in range(6)]
+    lines += ["", "[app]"] + [f"app{n} ansible_host=10.2.{n // 250}.{n % 250} dc={centres[n % 3]}"
+                              + (" app_env=false" if n % 7 == 0 else "") for n in range(hosts)]
+    for centre in centres:
+        lines += ["", f"[dc_{centre}]"] + [f"cache{n}" for n in range(6) if centres[n % 3] == centre]
+        lines += [f"app{n}" for n in range(hosts) if centres[n % 3] == centre]
+    (root / "inventory.ini").write_text("\n".join(lines) + "\n")
+    (root / "site.yml").write_text(PLAYBOOK)
+
+
+def test_hostvars_readers_share_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fleet(tmp_path, 40)
+    monkeypatch.chdir(tmp_path)
+    shared = sorted(planned_rows(tmp_path))
+    monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
+    alone = sorted(planned_rows(tmp_path))
+    outcomes = {(task, outcome) for task, _host, outcome, _reason in shared}
+    assert {("write env", "runs"), ("write env", "skipped"), ("on several caches", "runs"),
+            ("on a second port", "runs")} <= outcomes
+    assert shared == alone
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_hostvars_readers_read_once_per_class(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, task: str) -> None:
+    counts = readings_by_size(tmp_path, monkeypatch, _fleet, task, (30, 90))
+    assert counts[0] == counts[1], counts
