@@ -31,6 +31,11 @@ CLASSED = True
 (:meth:`FollowedHostVars.read_alike`), hosts keeping their classes (tests compare the plan without)."""
 
 
+BY_NAME = True
+"""Whether another host's variables, where a task before may set any name, are followed name by name
+as they are read (:class:`_NameByName`; tests compare the plan with every name followed at once)."""
+
+
 class FollowedHostVars(HostVars):
     """``hostvars`` before the run, at a task: each host's inventory, facts and what the tasks
     before this one set on it (the linear strategy runs a task on every host before the next)."""
@@ -79,16 +84,58 @@ class FollowedHostVars(HostVars):
         # read by others: what a failure before stopped the host from setting is not set (engine.variables.failed_hosts)
         walk = partial(others_read, self._follower.earlier_layers, self._play_plan, host, self._task,
                        self._occurrence, (), self._reader)
-        if may_set is None or merge:
-            layers += walk()
-        else:  # another host's variables read by name: followed on it only for a name a task before may set
-            layers.append(Layer("set_fact", EARLIER_TASKS, _EarlierValues(walk, may_set), runtime=True))
-        layers.append(Layer("extra vars", "extra vars", self._manager.options.extra_vars))
+        extra = Layer("extra vars", "extra vars", self._manager.options.extra_vars)
         magic = with_unrun(plan.inventory, host, {**self.run_wide(), **host.get_magic_vars()}, self._play_plan)
         facts = facts_unknown(plan, self._play_plan, host)
         if merge:  # hash_behaviour=merge: each level merged into those below
-            return RawVariables([Layer("merged", "merged", fold(layers, True))], magic, facts)
-        return RawVariables(layers, magic, facts)
+            return RawVariables([Layer("merged", "merged", fold([*layers, *walk(), extra], True))], magic, facts)
+        if may_set is None:  # any name may be set before: each name read followed through its own setters
+            def variables(names: frozenset[str] | None) -> RawVariables:
+                return RawVariables([*layers, *walk(names), extra], magic, facts)
+            return _NameByName(variables) if BY_NAME else variables(None)
+        # another host's variables read by name: followed on it only for a name a task before may set
+        layers.append(Layer("set_fact", EARLIER_TASKS, _EarlierValues(walk, may_set), runtime=True))
+        return RawVariables([*layers, extra], magic, facts)
+
+
+class _NameByName(Mapping[str, Any]):
+    """A host's variables read by another host where a task before may set any name (an
+    ``include_vars`` whose file only the run names): each name read is followed on its own, through
+    the setters that may set it and those that may set any name (``variables(names)``: the host's
+    variables with the walk of those setters), every name when they are listed. A fleet's
+    ``map('extract', hostvars, 'ansible_host')`` walks a few setters on each host, not all of them."""
+
+    def __init__(self, variables: Callable[[frozenset[str] | None], RawVariables]) -> None:
+        self._variables = variables
+        self._by_name: dict[str, RawVariables] = {}
+        self._every: RawVariables | None = None
+
+    def _of(self, name: str) -> RawVariables:
+        found = self._by_name.get(name)
+        if found is None:
+            with apart():  # the walk of another host's earlier tasks is not the reading template's work
+                found = self._by_name[name] = self._variables(frozenset((name,)))
+        return found
+
+    def _all(self) -> RawVariables:
+        if self._every is None:
+            with apart():
+                self._every = self._variables(None)
+        return self._every
+
+    def __getitem__(self, name: str) -> Any:
+        if not isinstance(name, str):
+            raise KeyError(name)
+        return self._of(name)[name]
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self._of(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
 
 
 class _EarlierValues(Mapping[str, Any]):
