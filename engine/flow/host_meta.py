@@ -96,14 +96,17 @@ class Ended:
         else:
             ending = {host: outcome.outcome == RUNS for host, outcome in planned.hosts.items()
                       if outcome.outcome in (RUNS, DEPENDS)}
+        # one object for every host it ended (or may have): the handlers' answers group hosts by identity
+        ended = HostOutcome(SKIPPED, f"{meta} ended the play for this host", True)
+        maybe = HostOutcome(DEPENDS, f"runs only if {meta} did not end it on this host")
         for host, certain in ending.items():
             if host in self.certain:
                 continue
             if certain and action != "end_role":
-                self.certain[host] = HostOutcome(SKIPPED, f"{meta} ended the play for this host", True)
+                self.certain[host] = ended
                 self.maybe.pop(host, None)
             else:
-                self.maybe.setdefault(host, HostOutcome(DEPENDS, f"runs only if {meta} did not end it on this host"))
+                self.maybe.setdefault(host, maybe)
 
     def outcomes(self, task: Task, outcomes: dict[str, HostOutcome], hosts: list[str]) -> dict[str, HostOutcome]:
         """``outcomes`` on the hosts still in the play; a ``run_once`` task whose first host may
@@ -165,9 +168,9 @@ def once_per_batch(play: Play, task: Task, outcomes: dict[str, HostOutcome],
         if not running:
             continue
         decided = outcomes[running[0]]
-        for host in running[1:]:
-            found[host] = HostOutcome(decided.outcome, f"decided on {running[0]}, the first host of its batch: "
-                                      f"{decided.reason}", decided.outcome == SKIPPED)
+        given = HostOutcome(decided.outcome, f"decided on {running[0]}, the first host of its batch: "
+                            f"{decided.reason}", decided.outcome == SKIPPED)
+        found.update(dict.fromkeys(running[1:], given))
     return found
 
 
