@@ -232,7 +232,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                                 _again(plan, play_plan, task, conditions, batches, signatures, removed))
         if id(task) in play_plan.left_out_hosts:  # --start-at-task: the first batch starts after it
             first, why = play_plan.left_out_hosts[id(task)]
-            outcomes = {h: HostOutcome(SKIPPED, why, True) if h in first else o for h, o in outcomes.items()}
+            left_out = HostOutcome(SKIPPED, why, True)  # (one object for all: answers group hosts by identity)
+            outcomes = {h: left_out if h in first else o for h, o in outcomes.items()}
         # its objects, found once for the role's note and the test below while the hosts stay the same
         objects = list(distinct(outcomes)) if task.role is not None else None
         roles.note(task, outcomes, objects)
