@@ -105,6 +105,27 @@ def looping_steps(follower: Any, steps: Any) -> list[tuple[PlayPlan, Task, list[
 def item_runs_key(
     follower: Any, play_plan: PlayPlan, host: Host, include: Task, setters: list[Task]
 ) -> tuple[Any, ...]:
+    """:func:`_item_runs_key`, kept for the host, include and setters while what it reads stays the same:
+    the play's planned runs (and the handler runs planned so far in a play being planned), hosts and
+    tasks, the plan and its inventory. Asked at every task whose walk passes the setters, on each host."""
+    plan = follower.plan
+    if getattr(plan, "removals_pending", None) is not None:  # asking may plan the run meanwhile
+        return _item_runs_key(follower, play_plan, host, include, setters)
+    planning = getattr(play_plan, "planning_runs", None) or {}
+    state = (getattr(play_plan, "planned_runs", None), play_plan.hosts, plan, plan.inventory)
+    sizes = (len(follower.order_of(play_plan.play).tasks), len(play_plan.hosts), len(planning),
+             sum(map(len, planning.values())))
+    memo = follower.memo(play_plan)
+    key = ("item runs key", host.name, id(include), *map(id, setters))
+    kept = memo.get(key)
+    if kept is None or kept[1] != sizes or any(now is not then for now, then in zip(state, kept[0], strict=True)):
+        kept = memo[key] = (state, sizes, _item_runs_key(follower, play_plan, host, include, setters))
+    return kept[2]  # type: ignore[no-any-return]
+
+
+def _item_runs_key(
+    follower: Any, play_plan: PlayPlan, host: Host, include: Task, setters: list[Task]
+) -> tuple[Any, ...]:
     """What decides the runs of ``setters`` (under the looping ``include``) on ``host`` beside what
     they read (:func:`item_reads`), as the walk asks it (Follower._runs_on): the
     include's items there (as every template sees them, with whether each loads the file; or why

@@ -10,13 +10,14 @@ walk it. The plan is the one walking every host alone."""
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import partial
 from pathlib import Path
 
 import pytest
 from plan_cases import fleet_planned_alone, hosts_asked, planned_rows
 
-from engine.variables import earlier_key, walk_classes
+from engine.variables import earlier_key, item_setter_reads, walk_classes
 
 PLAYBOOK = """
 - name: hardened mounts
@@ -141,3 +142,16 @@ def test_stopping_file_shares_walks(stopping: tuple[Path, list], monkeypatch: py
     # where each host stops is in its key: w03 is walked for its own, the hosts stopping nowhere share
     # (each of the 24 hosts walked for each of the seven readers, had none shared)
     assert "w03" in walked and len(set(walked)) < 12
+
+
+def test_item_runs_keys_kept_per_host(fleet: tuple[Path, list, str], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    """The include's items and their order on a host, and where its file stops the host (what each
+    walk's key past the file's setters asks of the host), are found once per host and setters while
+    the play's planned runs (and the handler runs planned so far) stay the same, not again at each
+    of the seven readers."""
+    root, alone, _kind = fleet
+    asked = hosts_asked(monkeypatch, walk_classes, "item_runs_key", 2)
+    found = hosts_asked(monkeypatch, item_setter_reads, "_item_runs_key", 2)
+    assert planned_rows(root) == alone
+    assert found and 2 * len(found) < len(asked), (len(found), len(asked))
+    assert max(Counter(found).values()) <= 3, Counter(found)  # (again where the handler's runs were planned)
