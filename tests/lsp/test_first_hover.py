@@ -121,7 +121,10 @@ async def test_the_parses_are_stored_once_the_server_is_idle(client: LanguageCli
         if not database.is_file():
             return 0
         with contextlib.closing(sqlite3.connect(database)) as connection:
-            return int(connection.execute("SELECT count(value) FROM parsed").fetchone()[0])
+            try:
+                return int(connection.execute("SELECT count(value) FROM parsed").fetchone()[0])
+            except sqlite3.OperationalError:  # the file made, its table not yet: nothing stored so far
+                return 0
 
     deadline = time.monotonic() + 240  # "idle" comes late on a loaded machine: a bound, not a target
     while time.monotonic() < deadline and stored() < files:
