@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow import notify
 from engine.flow.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
-from engine.flow.outcomes import combinations
+from engine.flow.outcomes import alike, combinations
 from engine.templating.load_time import is_template
 
 if TYPE_CHECKING:
@@ -76,8 +76,6 @@ class Notifications:
         notification reaches it, the same for each host (asked per host)."""
         self._columns: tuple[Any, dict[int, tuple[PlannedTask, _RenderedOn]]] = (None, {})
         """The flush point's notifications and, per templated notifier, what it renders on each host."""
-        self._waited: dict[bool, tuple[PlannedTask, HostOutcome]] = {}
-        """Where an explicit flush point does not run (or may not), by whether it certainly does not: its outcome."""
         self._alike: _AlikeHosts | None = None
         """The flush point's hosts as every handler's answer there reads them (:meth:`_alike_hosts`)."""
 
@@ -219,14 +217,11 @@ class Notifications:
     def _waiting(self, host: str) -> HostOutcome:
         assert self.flush is not None
         flush, waiting = self.flush[0], self.flush[1][host]
-        skipped = waiting.outcome == SKIPPED
-        kept = self._waited.get(skipped)
-        if kept is None or kept[0] is not flush:  # one object per flush point and kind, for all its hosts
-            kept = self._waited[skipped] = (flush, HostOutcome(
-                SKIPPED, f"the flush_handlers at {where(flush)} does not run on this host "
-                         "(its notifications wait for the next flush point)", True) if skipped else HostOutcome(
-                DEPENDS, f"whether the flush_handlers at {where(flush)} runs on this host is known only at run time"))
-        return kept[1]
+        if waiting.outcome == SKIPPED:
+            return alike(SKIPPED, f"the flush_handlers at {where(flush)} does not run on this host "
+                                  "(its notifications wait for the next flush point)", True)
+        return alike(DEPENDS, f"whether the flush_handlers at {where(flush)} runs on this host "
+                              "is known only at run time")
 
     def _reach(self, handler: Task, host: str, planned: PlannedTask) -> bool | None:
         """Whether ``planned``'s templated ``notify`` reaches ``handler`` on ``host`` (None: the run knows)."""

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, include_args_need
 from engine.flow.loops import loop_of
+from engine.flow.outcomes import alike
 from engine.loading import keywords as kw
 
 if TYPE_CHECKING:
@@ -160,13 +161,11 @@ class RuntimeIncludes:
         merged = {name: files for name, files in merged_from_files(include, args).items() if tasks_differ(files)}
         loaded: list[Loaded] = []
         for blocks, members, target, handlers in groups.values():
-            elsewhere: dict[tuple[str | None, str | None], HostOutcome] = {}  # one object per reason
-            fixed = {name: elsewhere.get(key) or elsewhere.setdefault(key, _elsewhere(where, *key))
-                     for name in outcomes if name not in members and name not in merged
-                     for key in [(unknown.get(name), targets.get(name))]}
-            if_loaded = HostOutcome(DEPENDS, f"runs only if the include at {where} runs on this host "
-                                             f"(it loads {target} there)")
-            maybe = dict.fromkeys((name for name in members if outcomes[name].outcome == DEPENDS), if_loaded)
+            fixed = {name: _elsewhere(where, unknown.get(name), targets.get(name)) for name in outcomes
+                     if name not in members and name not in merged}
+            maybe = {name: alike(DEPENDS, f"runs only if the include at {where} runs on this host "
+                                          f"(it loads {target} there)")
+                     for name in members if outcomes[name].outcome == DEPENDS}
             if members[0] in merged:  # which of the copies each of these hosts runs is the run's
                 files = HostOutcome(DEPENDS, why_merged(include, merged[members[0]]))
                 maybe.update((name, files) for name in merged if name not in fixed and name not in unknown)
@@ -197,15 +196,14 @@ class RuntimeIncludes:
         loaded: list[Loaded] = []
         for copy in copies:
             members = set(copy.hosts)
-            not_loaded = HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} does not load "
-                                              f"{copy.target} at item {copy.index + 1} here", True)
-            per_item = {why: HostOutcome(DEPENDS, f"the include at {where} names its file per item from {why}")
-                        for why in set(unknown.values())}
-            fixed = {name: per_item[unknown[name]] if name in unknown else not_loaded
+            fixed = {name: alike(DEPENDS, f"the include at {where} names its file per item from {unknown[name]}")
+                     if name in unknown else
+                     alike(SKIPPED, f"not loaded on this host: the include at {where} does not load "
+                                    f"{copy.target} at item {copy.index + 1} here", True)
                      for name in outcomes if name not in members}
-            if_loaded = HostOutcome(DEPENDS, f"runs only if the include at {where} runs on this host "
-                                             f"(it loads {copy.target} at item {copy.index + 1} there)")
-            maybe = dict.fromkeys((name for name in members if outcomes[name].outcome == DEPENDS), if_loaded)
+            maybe = {name: alike(DEPENDS, f"runs only if the include at {where} runs on this host "
+                                          f"(it loads {copy.target} at item {copy.index + 1} there)")
+                     for name in members if outcomes[name].outcome == DEPENDS}
             tasks = list(with_includers(copy.blocks, [*includers, include]))
             loaded += [Loaded(task, outer, fixed, maybe) for task, outer in tasks]
             self.handlers += copy.handlers
@@ -229,13 +227,10 @@ class RuntimeIncludes:
             return found  # a file it could load names its file alike again: listed once, at the first
         for target, tasks in could_load(self.play_plan, include, self.loader, unknown, [*includers, include],
                                         loaded).items():
-            not_loaded = HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} does not load "
-                                              f"{target} here", True)
-            fixed = dict.fromkeys((name for name in outcomes if name not in unknown), not_loaded)
-            named_from = {why: HostOutcome(DEPENDS, f"loaded only if the include at {where} names {target} on "
-                                                    f"this host, which it names from {why}")
-                          for why in set(unknown.values())}
-            maybe = {name: named_from[why] for name, why in unknown.items()}
+            fixed = {name: alike(SKIPPED, f"not loaded on this host: the include at {where} does not load "
+                                          f"{target} here", True) for name in outcomes if name not in unknown}
+            maybe = {name: alike(DEPENDS, f"loaded only if the include at {where} names {target} on this host, "
+                                          f"which it names from {why}") for name, why in unknown.items()}
             found += [Loaded(task, outer, fixed, maybe) for task, outer in tasks]
         return found
 
@@ -306,8 +301,8 @@ def _known_includers(play: Any, loaded: list[Loaded]) -> None:
 
 def _elsewhere(where: str, unknown: str | None, target: str | None) -> HostOutcome:
     if unknown is not None:
-        return HostOutcome(DEPENDS, f"the include at {where} names its file from {unknown}")
+        return alike(DEPENDS, f"the include at {where} names its file from {unknown}")
     if target is not None:
-        return HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} loads {target} here", True)
-    return HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} does not run or load here", True)
+        return alike(SKIPPED, f"not loaded on this host: the include at {where} loads {target} here", True)
+    return alike(SKIPPED, f"not loaded on this host: the include at {where} does not run or load here", True)
 

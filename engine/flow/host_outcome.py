@@ -27,7 +27,7 @@ from engine.flow.include_items import per_include_item
 from engine.flow.loops import loop_of
 from engine.flow.named_readings import name_free, renamed_values
 from engine.flow.outcome_log import asked
-from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
+from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, alike
 from engine.flow.play_host_order import run_order_unknown
 from engine.flow.rebound import IDENTITY, Identities, identity
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
@@ -94,23 +94,19 @@ def _outcomes_of(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[t
     # the host of a batch of two or more a run_once task runs on, where the batches' order is the run's
     unordered = run_order_unknown(plan, play_plan) \
         if once_on is not None and any(first != name for name, first in once_on.items()) else None
-    given: dict[str, HostOutcome] = {}  # one object per reason (the handlers' answers group hosts by identity)
     for place, host in enumerate(chosen):
         if place == 1 and once_on is None and (by_classes := by_class(sharing, chosen, 1, conditions)) is not None:
             found.update(by_classes)  # the other hosts, class by class (engine.flow.host_classes)
             break
         first = once_on.get(host.name, host.name) if once_on is not None else host.name
         if unordered is not None:
-            found[host.name] = given.get("") or given.setdefault(
-                "", HostOutcome(DEPENDS, f"run_once: {unordered}, so is the host it runs on"))
+            found[host.name] = alike(DEPENDS, f"run_once: {unordered}, so is the host it runs on")
         elif first != host.name and once_known:
-            found[host.name] = given.get(first) or given.setdefault(first, HostOutcome(
-                SKIPPED, f"{'add_host' if task.action in ONCE_PER_BATCH else 'run_once'}: runs once for its batch, "
-                f"on {first}", True))
+            found[host.name] = alike(SKIPPED, f"{'add_host' if task.action in ONCE_PER_BATCH else 'run_once'}: "
+                                              f"runs once for its batch, on {first}", True)
         elif first != host.name:
-            found[host.name] = given.get(first) or given.setdefault(first, HostOutcome(
-                DEPENDS, f"run_once or the play's strategy is templated: runs here only if it does not run once "
-                f"(else on {first})"))
+            found[host.name] = alike(DEPENDS, f"run_once or the play's strategy is templated: runs here only "
+                                              f"if it does not run once (else on {first})")
         else:
             found[host.name] = sharing.outcome(host, conditions)
     return found, sharing.read

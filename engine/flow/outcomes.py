@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from itertools import compress, repeat
 from operator import is_, is_not
 from typing import Any
@@ -25,6 +25,16 @@ class HostOutcome:
     """For a task a looping include loads, its outcome at each item of the include, in run order,
     when the items give it different outcomes and each is known (an unreported skip: the include
     itself skips that item, so loads nothing)."""
+
+
+@lru_cache(maxsize=4096)
+def alike(outcome: str, reason: str = "", unreported: bool = False) -> HostOutcome:
+    """One :class:`HostOutcome` object for an outcome made alike for many hosts (a meta that ended them,
+    ``run_once`` on another host, an include that loads nothing there): what reads many hosts'
+    outcomes (the handlers' answers, a role's note) groups them by identity, so an outcome made host
+    by host made each host a group of its own. Equal outcomes, so the plan says the same (no outcome
+    is changed once made)."""
+    return HostOutcome(outcome, reason, unreported)
 
 
 class KnownOutcomes(dict[str, HostOutcome]):

@@ -68,18 +68,17 @@ def maybe_in_play(play_plan: Any, planned: Any, failed: dict[str, tuple[str, boo
     """``planned`` (engine.flow.host_plan's PlannedPlay of ``play_plan``) with every outcome on a host
     that is in the play only maybe depending on that; such a host's failure in the play, if any,
     only maybe stops it for the plays after (``failed``: the hosts failed so far, ``before`` the play)."""
-    from engine.flow.outcomes import DEPENDS, HostOutcome
+    from engine.flow.outcomes import DEPENDS, alike
 
     maybe = getattr(play_plan, "maybe", None)
     if not maybe:
         return planned
-    outcomes: dict[str, HostOutcome] = {}
     for task in planned.tasks:
         for host, why in maybe.items():
             outcome = task.hosts.get(host)
             if outcome is None or outcome.unreported:
                 continue  # not selected by the tags, not notified: nothing to report, in the play or not
-            task.hosts[host] = outcomes.setdefault(why, HostOutcome(DEPENDS, why))
+            task.hosts[host] = alike(DEPENDS, why)
     for host in maybe:
         if host in failed and host not in before and failed[host][1]:
             failed[host] = (failed[host][0], False)
