@@ -32,9 +32,6 @@ if TYPE_CHECKING:
 # section takes over sets the ansible_failed_* ones, for the rest of the run)
 _RUN_FILLED = answers.RESCUE | {"vars"}
 NOWHERE = "defined nowhere on the way to this task"
-# the magic variable no layer shows (engine.variables.report): ansible puts the magic variables over
-# every level, a task's set_fact among them, so no task sets it (a host reads the others through it)
-_NO_TASK_SETS = frozenset({"hostvars"})
 INCLUDE_ITEM = "an item of the looping include"
 
 
@@ -170,10 +167,14 @@ class HostNeeds:
                 self._needs_value(loop[1], {})
 
     def _set_by_a_task(self, name: str) -> bool:
-        """Whether a task of this play or an earlier one may set ``name`` on some host."""
+        """Whether a task of this play or an earlier one may set ``name`` on some host. Never
+        ``hostvars``, the magic variable no layer shows (engine.variables.report): ansible puts the
+        magic variables over every level, a task's set_fact among them."""
         from engine.variables.names_before import names_set_before
         from engine.variables.play_order import play_order
 
+        if name == "hostvars":
+            return False
         names = names_set_before(self.plan, self.play_plan, play_order)
         return names is None or name in names
 
@@ -196,8 +197,7 @@ class HostNeeds:
         resolved = self._resolved[name]
         if resolved.definitions and resolved.definitions[0].runtime and \
                 not getattr(resolved.definitions[0].value, "uniform", False) or \
-                not resolved.definitions and name not in _NO_TASK_SETS and \
-                self._set_by_a_task(name):  # here undefined, elsewhere set
+                not resolved.definitions and self._set_by_a_task(name):  # here undefined, elsewhere set
             self.touched.add(_SET_PER_HOST)
             self.set_per_host.add(name)
             if any(definition.level == "host facts" for definition in resolved.definitions) or \
