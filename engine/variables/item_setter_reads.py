@@ -108,19 +108,17 @@ def item_runs_key(
     """:func:`_item_runs_key`, kept for the host, include and setters while what it reads stays the same:
     the play's planned runs (and the handler runs planned so far in a play being planned), hosts and
     tasks, the plan and its inventory. Asked at every task whose walk passes the setters, on each host."""
-    plan = follower.plan
-    if getattr(plan, "removals_pending", None) is not None:  # asking may plan the run meanwhile
-        return _item_runs_key(follower, play_plan, host, include, setters)
+    from engine.variables.earlier_walk import _keep, _kept, _key
+
     planning = getattr(play_plan, "planning_runs", None) or {}
-    state = (getattr(play_plan, "planned_runs", None), play_plan.hosts, plan, plan.inventory)
-    sizes = (len(follower.order_of(play_plan.play).tasks), len(play_plan.hosts), len(planning),
-             sum(map(len, planning.values())))
-    memo = follower.memo(play_plan)
-    key = ("item runs key", host.name, id(include), *map(id, setters))
-    kept = memo.get(key)
-    if kept is None or kept[1] != sizes or any(now is not then for now, then in zip(state, kept[0], strict=True)):
-        kept = memo[key] = (state, sizes, _item_runs_key(follower, play_plan, host, include, setters))
-    return kept[2]  # type: ignore[no-any-return]
+    key = _key(follower, play_plan, ("item runs key", id(include), *map(id, setters), len(planning),
+                                     sum(map(len, planning.values()))), host, None)
+    kept = _kept(follower, play_plan, key)
+    if kept is None:
+        planned = getattr(play_plan, "planned_runs", None)
+        kept = _item_runs_key(follower, play_plan, host, include, setters)
+        _keep(follower, play_plan, key, planned, kept)
+    return kept  # type: ignore[no-any-return]
 
 
 def _item_runs_key(
