@@ -381,6 +381,20 @@ def planned_rows(root: Path) -> list[tuple[str, str, str, str]]:
     return [row for _play, _hosts, rows in planned_by_play(root) for row in rows]
 
 
+def shared_and_alone(root: Path, monkeypatch: Any) -> tuple[list[tuple[str, str, str, str]], ...]:
+    """The fleet in ``root`` planned (:func:`planned_rows`, sorted, the working directory there) as the
+    plan shares its readings, and with every host read on its own (per-host vars_files), which a
+    shared plan must equal."""
+    from engine.flow import host_outcome
+
+    monkeypatch.chdir(root)
+    shared = sorted(planned_rows(root))
+    with monkeypatch.context() as patch:
+        patch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
+        alone = sorted(planned_rows(root))
+    return shared, alone
+
+
 def without_key_part(monkeypatch: Any, left_out: str) -> None:
     """The class key of engine.variables.change_classes without its part named ``left_out``."""
     from engine.variables import change_classes

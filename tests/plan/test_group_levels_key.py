@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from plan_cases import planned_rows
+from plan_cases import planned_rows, shared_and_alone
 
-from engine.flow import host_outcome, shared_outcomes
+from engine.flow import shared_outcomes
 
 PLAYBOOK = """
 - name: tiers
@@ -83,9 +83,6 @@ def test_hosts_in_groups_without_variables_answered_once(tmp_path: Path, monkeyp
 
 def test_levels_key_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path, 60)
-    monkeypatch.chdir(tmp_path)
-    shared = sorted(planned_rows(tmp_path))
-    monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
-    alone = sorted(planned_rows(tmp_path))
+    shared, alone = shared_and_alone(tmp_path, monkeypatch)
     assert {outcome for _task, _host, outcome, _reason in shared} == {"runs", "skipped"}
     assert shared == alone

@@ -11,9 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import hosts_asked, planned_rows, readings_by_size
+from plan_cases import hosts_asked, planned_rows, readings_by_size, shared_and_alone
 
-from engine.flow import host_outcome
 from engine.variables import followed_hostvars
 from engine.variables.host_runtime import Follower
 
@@ -79,10 +78,7 @@ def _fleet(root: Path, hosts: int) -> None:
 
 def test_hostvars_readers_share_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path, 40)
-    monkeypatch.chdir(tmp_path)
-    shared = sorted(planned_rows(tmp_path))
-    monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
-    alone = sorted(planned_rows(tmp_path))
+    shared, alone = shared_and_alone(tmp_path, monkeypatch)
     outcomes = {(task, outcome) for task, _host, outcome, _reason in shared}
     assert {("write env", "runs"), ("write env", "skipped"), ("on several caches", "runs"),
             ("on a second port", "runs"), ("on a renamed cache", "runs"), ("on a renamed cache", "skipped")} <= outcomes

@@ -10,9 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import planned_rows, readings_by_size
-
-from engine.flow import host_outcome
+from plan_cases import readings_by_size, shared_and_alone
 
 PLAYBOOK = """
 - name: nodes named after their hosts
@@ -64,10 +62,7 @@ def _fleet(root: Path, hosts: int) -> None:
 
 def test_name_readers_share_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path, 40)
-    monkeypatch.chdir(tmp_path)
-    shared = sorted(planned_rows(tmp_path))
-    monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
-    alone = sorted(planned_rows(tmp_path))
+    shared, alone = shared_and_alone(tmp_path, monkeypatch)
     assert {outcome for _task, _host, outcome, _reason in shared} >= {"runs", "skipped"}
     assert len({reason for task, _host, _outcome, reason in shared if task == "a value shown when false"}) == 40
     assert shared == alone

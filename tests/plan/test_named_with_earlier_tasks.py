@@ -10,9 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import planned_rows, readings_by_size
-
-from engine.flow import host_outcome
+from plan_cases import readings_by_size, shared_and_alone
 
 PLAYBOOK = """
 - name: servers picked by name
@@ -47,10 +45,7 @@ def _fleet(root: Path, hosts: int) -> None:
 
 def test_name_and_earlier_readers_share_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path, 40)
-    monkeypatch.chdir(tmp_path)
-    shared = sorted(planned_rows(tmp_path))
-    monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
-    alone = sorted(planned_rows(tmp_path))
+    shared, alone = shared_and_alone(tmp_path, monkeypatch)
     assert shared == alone
     outcomes = {(task, host): outcome for task, host, outcome, _ in shared}
     assert outcomes["on a server with its state", "node1.example.org"] == "runs"  # a server (its state: registered)
