@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.flow.batches import batch_place as _batch_place
 from engine.flow.batches import batches_run as _batches_run
@@ -27,9 +27,9 @@ from engine.flow.run_settings import check_mode, runs_once
 from engine.flow.tags import TagEvaluator, TagTemplateError, should_run
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
-from engine.templating.read_names import names_recorded
+from engine.templating.read_names import HOSTVARS_ALIKE, READS_ALL, names_recorded
 from engine.variables.accumulating import accumulates as _accumulates
-from engine.variables.block_runs import reader_place, runs_anywhere, runs_there
+from engine.variables.block_runs import fails, reader_place, runs_anywhere, runs_there
 from engine.variables.class_changes import followed_unshared
 from engine.variables.earlier_walk import ItemMajor, earlier_plays, file_loop, own_play
 from engine.variables.failed_hosts import as_written as _as_written
@@ -62,6 +62,9 @@ if TYPE_CHECKING:
     from engine.loading.model import Play, Task
     from engine.templating.templar import Templar
 
+_Read = TypeVar("_Read")
+_NARROW_TRIES = 8
+"""How many times a narrow reading (Follower.narrow_reading) widens its names before it walks them all."""
 _following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
 @dataclass(frozen=True)
 class Follower(BlockFailures):
@@ -77,14 +80,16 @@ class Follower(BlockFailures):
     """The order a host runs a looped include's items in (engine.variables.report.include_item_order)."""
 
     def fill_in(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
-                outer: tuple[int, ...], layers: list[Layer]) -> list[Layer]:
-        """``layers`` with the host's facts and what earlier tasks set on the host in their places."""
+                outer: tuple[int, ...], layers: list[Layer], names: frozenset[str] | None = None) -> list[Layer]:
+        """``layers`` with the host's facts and what earlier tasks set on the host in their places
+        (``names``: only the layers that may set these, :meth:`earlier_layers`)."""
         result = []
         for layer in layers:
             if layer.level == "host facts":
                 result.append(facts_layer(self.plan, play_plan, host, task))
             elif layer.pending and layer.label == EARLIER_TASKS:
-                result += shared_earlier_layers(self, play_plan, host, task, occurrence, outer)
+                result += shared_earlier_layers(self, play_plan, host, task, occurrence, outer) if names is None \
+                    else self.earlier_layers(play_plan, host, task, occurrence, outer, names=names)
             else:
                 result.append(layer)
         return result
@@ -457,10 +462,32 @@ class Follower(BlockFailures):
             caught = caught_within(play_plan.play, includers[-1])
             every = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, (), [],
                               True) if any(may_stop(each, caught) for each in same) else []
-            memo[key] = first_stop(same, every, lambda each, run: self.templar_at(self.plan, play_plan, host, each,
-                                                                                 0, run),
-                                   partial(self._gate, play_plan), caught, play_blocks(play_plan.play).paths)
+            memo[key] = first_stop(same, every, lambda each, run: self.narrow_reading(
+                play_plan, host, each, run, partial(fails, each, gate=self._gate(play_plan, each))),
+                caught, play_blocks(play_plan.play).paths)
         return memo[key]  # type: ignore[no-any-return]
+
+    def narrow_reading(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
+                       read: Callable[[Templar], _Read]) -> _Read:
+        """``read(templar)`` with ``task``'s templar on ``host`` (at the ``outer`` items), what earlier
+        tasks set walked only for the names the reading reads: first for none, then for those it read,
+        until it reads no name it was not walked for (its answer is then the whole walk's: each name it
+        read has every layer that may set it). Every variable when it reads one by a computed name.
+        A reading of a few names (a looping include's file read on each host) walks a few setters,
+        not every one before it."""
+        memo = followed_memo(play_plan)
+        start = ("narrow reading", id(task))  # (the names the task's reading read on the hosts before: a start)
+        names: frozenset[str] = memo.get(start, frozenset())
+        for _ in range(_NARROW_TRIES):
+            with names_recorded() as seen:
+                found = read(self.templar_at(self.plan, play_plan, host, task, 0, outer, names=names))
+            if READS_ALL in seen or HOSTVARS_ALIKE in seen:
+                break
+            if seen <= names:
+                memo[start] = names
+                return found
+            names |= seen
+        return read(self.templar_at(self.plan, play_plan, host, task, 0, outer))
 
     def _delegated_to(self, play_plan: PlayPlan, host: Host, task: Task, reader: Host | None = None,
                       earlier: bool = False) -> list[Effects]:

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import ALWAYS
-from engine.variables.block_runs import fails, play_blocks
+from engine.variables.block_runs import play_blocks
 from engine.variables.task_kinds import ASSERT, FAIL
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
-    from engine.templating.templar import Templar
+    from engine.variables.block_runs import Decided
 
 
 @dataclass(frozen=True)
@@ -56,17 +56,19 @@ def may_stop(task: Task, caught_inside: Callable[[Task], bool]) -> bool:
         and not caught_inside(task)
 
 
-def first_stop(same: list[Task], runs: list[tuple[int, ...]], templar_at: Callable[[Task, tuple[int, ...]], Templar],
-               gate: Callable[[Task], list[Any]], caught_inside: Callable[[Task], bool],
+def first_stop(same: list[Task], runs: list[tuple[int, ...]], fails_at: Callable[[Task, tuple[int, ...]], Decided],
+               caught_inside: Callable[[Task], bool],
                paths: Mapping[int, tuple[tuple[int, str], ...]] | None = None) -> Stop | str | None:
     """The first run where one of ``same`` (the file's tasks, in order) fails the host, over its
     ``runs`` in run order; None when none does; why only the run knows when one may first.
-    ``paths``: each task's blocks and sections (engine.flow.block_failures.block_paths)."""
+    ``fails_at``: whether a task fails the host at a run (engine.variables.block_runs.fails with
+    the host's templar there). ``paths``: each task's blocks and sections
+    (engine.flow.block_failures.block_paths)."""
     failing = [(at, each) for at, each in enumerate(same) if may_stop(each, caught_inside)]
     ids = tuple(id(each) for each in same)
     for run in runs if failing else []:
         for at, each in failing:
-            decided = fails(each, templar_at(each, run), gate(each))
+            decided = fails_at(each, run)
             if isinstance(decided, str):
                 return decided
             if decided is True:

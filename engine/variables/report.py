@@ -353,11 +353,13 @@ def _normalized(path: str) -> str:
 
 
 def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-              occurrence: int = 0, outer: tuple[int, ...] = ()) -> tuple[list[Layer], dict[str, Any]]:
+              occurrence: int = 0, outer: tuple[int, ...] = (),
+              names: frozenset[str] | None = None) -> tuple[list[Layer], dict[str, Any]]:
     """Every level that sets variables for ``task`` on ``host`` (lowest first, the magic
     variables last), and the magic variables (``hostvars`` among them, which no layer shows).
     ``outer``: the item of each looped include around the task this run is under
-    (engine.variables.include_runs.include_loop_runs)."""
+    (engine.variables.include_runs.include_loop_runs). ``names``: of what earlier tasks set, only
+    the layers that may set these names (Follower.earlier_layers); the other levels whole."""
     from engine.variables.host_runtime import Follower
 
     scope = _scope(plan, play_plan, task, occurrence, host.name)
@@ -375,7 +377,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                      [*connection_layer(host, task, partial(_inventory_names, scope.manager, playbook_dir),
                                        plan.remote_user),
                       *scope.below,
-                      *kept_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
+                      *kept_inventory_layers(scope.manager, host, playbook_dir), *scope.above], names)
     layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
 
@@ -426,9 +428,10 @@ def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
 
 
 def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-                 outer: tuple[int, ...] | None) -> list[Layer]:
+                 outer: tuple[int, ...] | None, names: frozenset[str] | None = None) -> list[Layer]:
     """The item variables of the looped includes around ``task`` at the ``outer`` items (None:
-    none; an item not given, or -1, an item whose place only the run knows: unknown, with why)."""
+    none; an item not given, or -1, an item whose place only the run knows: unknown, with why);
+    ``names``: the includes' templars walked for these alone (:func:`templar_at`)."""
     from engine.variables.loop_vars import loop_names, loop_scopes
 
     if task is None or outer is None:
@@ -437,7 +440,8 @@ def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     layers = []
     for position, include in enumerate(loops):
         index = outer[position] if position < len(outer) else None
-        scopes = loop_scopes(include, include_templar(plan, play_plan, host, include, task, 0, outer[:position]))
+        scopes = loop_scopes(include, include_templar(plan, play_plan, host, include, task, 0, outer[:position],
+                                                      names))
         if isinstance(scopes, list) and index is not None and 0 <= index < len(scopes):
             layers.append(_loop_layer(include, scopes[index], index))
             continue
@@ -474,11 +478,14 @@ def static_templar(raw: Mapping[str, Any], magic: Mapping[str, Any], layers: lis
 
 
 def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int = 0,
-               outer: tuple[int, ...] | None = ()) -> Any:
+               outer: tuple[int, ...] | None = (), names: frozenset[str] | None = None) -> Any:
     """The templar of ``task`` on ``host`` (the items of the looped includes around it at
-    ``outer``; None: without them), before its own loop."""
-    layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer or ())
-    items = _loop_layers(plan, play_plan, host, task, outer)  # (with them, the raw values of the levels are theirs)
+    ``outer``; None: without them), before its own loop. ``names``: what earlier tasks set is
+    walked for these names alone (:func:`layers_at`): the templar is the task's only for them and
+    the names no task sets."""
+    layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer or (), names)
+    # (with them, the raw values of the levels are theirs)
+    items = _loop_layers(plan, play_plan, host, task, outer, names)
     return static_templar(_raw_over(plan, play_plan, host, [*layers, *items] if items else layers, magic), magic)
 
 
@@ -486,13 +493,14 @@ def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, o
 
 
 def include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task, task: Task, occurrence: int,
-                     outer: tuple[int, ...] = ()) -> Any:
+                     outer: tuple[int, ...] = (), names: frozenset[str] | None = None) -> Any:
     """The templar a looped ``include`` around ``task`` templates its items with on ``host`` (at the
     ``outer`` items of the looped includes around it): the include's own, where it is in the play's
-    order (else, an include the order does not hold, the task's without the items)."""
+    order (else, an include the order does not hold, the task's without the items). ``names``:
+    walked for these alone (:func:`templar_at`)."""
     if id(include) in play_order(play_plan.play).positions:
-        return templar_at(plan, play_plan, host, include, 0, outer or None)
-    return templar_at(plan, play_plan, host, task, occurrence, None)
+        return templar_at(plan, play_plan, host, include, 0, outer or None, names)
+    return templar_at(plan, play_plan, host, task, occurrence, None, names)
 
 
 def item_loads(templar: Any, include: Task) -> bool:
