@@ -13,7 +13,7 @@ from engine.flow.host_reading import include_loop_names, include_set_names, runs
 from engine.flow.loops import loop_of
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.shared_outcomes import _HOST_IDENTITY, _SAME_ON_EVERY_HOST, _SET_PER_HOST, _ReadsMore
-from engine.templating.variable_uses import names_read
+from engine.templating.variable_uses import names_read, told_names
 from engine.variables import host_answers as answers
 from engine.variables import task_variables
 from engine.variables.host_facts import facts_cleared
@@ -110,7 +110,7 @@ class HostNeeds:
         names = names_read(text, expression=True)
         self._touch_unnamed(text, True)
         found = "an expression playbook-ls cannot read" if names is None else \
-            self._needs_names([name for name in names if name not in item])
+            self._needs_names([name for name in names if name not in item], told_names(names, text, True) - set(item))
         self._needs_of[key] = found
         return found
 
@@ -127,13 +127,15 @@ class HostNeeds:
 
     def _needs_value(self, value: Any, item: Mapping[str, Any]) -> str | None:
         names: set[str] = set()
+        told: set[str] = set()
         for text in strings(value):
             found = names_read(text, expression=False)
             if found is None:
                 return "a template playbook-ls cannot read"
             names |= found
+            told |= told_names(found, text, False)
             self._touch_unnamed(text, False)
-        return self._needs_names([name for name in names if name not in item])
+        return self._needs_names([name for name in names if name not in item], told - set(item))
 
     def _touch_unnamed(self, text: str, expression: bool) -> None:
         """Where ``text`` reads variables it does not name (a ``lookup('template', ...)``), the reading
@@ -145,10 +147,12 @@ class HostNeeds:
                 raise _ReadsMore  # (never kept for another host: see _SharedOutcomes)
             self.touched.add("vars")
 
-    def _needs_names(self, names: list[str]) -> str | None:
+    def _needs_names(self, names: list[str], told: set[str] | None = None) -> str | None:
+        """Why the run alone knows ``names`` here (None: nothing of them); ``told``: the names as the
+        reading's key tells them (engine.templating.variable_uses.told_names), else ``names``."""
         if self._rebound and not set(names) <= self._allowed:
             raise _ReadsMore  # the first host's variables are not this host's
-        self.touched.update(names)
+        self.touched.update(names if told is None else told)
         self._task_variables([name for name in names if not self._run_filled(name)])  # one lookup for all
         reasons = [reason for name in sorted(names) if (reason := self._unknown_reason(name, 0))]
         return "; ".join(reasons) or None

@@ -36,6 +36,7 @@ from engine.flow.shared_outcomes import (
     _HOST_IDENTITY,
     _SAME_ON_EVERY_HOST,
     _SharedOutcomes,
+    reads_identity,
 )
 from engine.loading import keywords as kw
 from engine.templating.errors import undefined_cause
@@ -147,7 +148,7 @@ class _HostTask(HostNeeds):
         if self._loop_scopes is None:
             before = set(self.touched)
             self._loop_scopes = self._item_scopes(loop)
-            self._scopes_shared = not (self.touched - before) & _HOST_IDENTITY
+            self._scopes_shared = not reads_identity(self.touched - before)
         scopes = self._loop_scopes
         if isinstance(scopes, HostOutcome):
             return self._when_before_loop(scopes, conditions) if self._loop_undefined else scopes

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.provenance import with_provenance
 from engine.flow.rebound import Identities
+from engine.templating.read_names import tested_groups
 from engine.variables import host_answers as answers
 from engine.variables import walk_classes
 from engine.variables.block_runs import play_blocks
@@ -50,6 +51,12 @@ _SAME_ON_EVERY_HOST = frozenset({"groups", "ansible_play_hosts_all", "ansible_pl
                                  "ansible_version", "omit", "ansible_inventory_sources", "ansible_config_file"})
 # what tells one host from another when nothing else is read
 _HOST_IDENTITY = answers.NAME | answers.GROUPS
+
+
+def reads_identity(names: set[str]) -> bool:
+    """Whether a reading of ``names`` read the host's name or groups (tests of membership of some
+    of them among them: engine.templating.read_names.MEMBERSHIP)."""
+    return bool(names & _HOST_IDENTITY) or bool(tested_groups(names))
 
 
 def _batch_inventories(play_plan: PlayPlan) -> bool:
@@ -320,15 +327,16 @@ class _SharedOutcomes:
         # the host's own level carries its name and groups (Host.get_vars): those are the
         # host's identity, told apart below, not a definition to compare
         signature, value_key, own = inventory_keys(self.plan, self.play_plan, host, self.task,
-                                                   [name for name in self.names if name not in _HOST_IDENTITY])
+                                                   sorted(answers.variable_names(self.names) - _HOST_IDENTITY))
         extra: tuple[Any, ...] = ()
         cached = getattr(self.plan, "facts", {}).get(host.name)
         if any(name.startswith("ansible_") for name in self.names):  # cached (by digest) or the run's
             extra += (("facts", cached.digest if cached is not None else None,
                        facts_unknown(self.plan, self.play_plan, host)),)
-        if "group_names" in self.names:
-            groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
-            extra += (("group_names", tuple(groups)),)
+        groups = answers.groups_part(
+            self.names, lambda: host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"])
+        if groups is not None:
+            extra += (("group_names", groups),)
         if getattr(self.play_plan, "changed_in_play", None):  # the groups a batch's task reads are its own
             extra += (("inventory", id(inventory_of(self.plan, self.play_plan, self.task, host.name))),)
         return signature + extra, (value_key, extra) if value_key is not None else None, own

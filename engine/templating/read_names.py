@@ -28,6 +28,13 @@ others' variables alike there: engine.variables.followed_hostvars). What such a 
 then a function of the other names it read: the hosts it reads are named by them, and what each
 host's variables give is the same for every reader. Not a variable's name (it holds spaces)."""
 
+MEMBERSHIP = "group_names has "
+"""Noted, for a recorder that asks for it (:class:`names_recorded`), instead of ``group_names`` for a
+rendering that reads it only in tests of membership of groups it names (``'web' in group_names``,
+``'db' not in group_names``): one ``group_names has 'web'`` per group. What such a rendering gives
+is the same on hosts in the same of those groups, whatever other groups (a rack, a datacenter)
+they are in. Not a variable's name (it holds spaces)."""
+
 LOOKUP_CALLS = frozenset({"lookup", "query", "q"})
 TERMS_ONLY_LOOKUPS = frozenset({
     "items", "list", "dict", "sequence", "together", "nested", "subelements", "indexed_items", "file", "fileglob",
@@ -44,7 +51,9 @@ NAMING_LOOKUPS = frozenset({"vars"})
 _recorders: list[set[str]] = []
 _alike_told: list[bool] = []
 """For each recorder of :data:`_recorders`: whether it is told :data:`HOSTVARS_ALIKE`."""
-_names_of_text: dict[tuple[str, bool], frozenset[str]] = {}
+_members_told: list[bool] = []
+"""For each recorder of :data:`_recorders`: whether it is told :data:`MEMBERSHIP` names."""
+_names_of_text: dict[tuple[str, bool], tuple[frozenset[str], frozenset[str] | None]] = {}
 _NAMES_MEMORY = 4096
 
 
@@ -54,20 +63,25 @@ class names_recorded:  # noqa: N801 - used as a context manager, named as one
     the same resolution on both. Recorders nest; each sees the names of what it encloses.
     ``hostvars_alike``: a reading of ``hostvars`` that is the same for every reader is recorded as
     :data:`HOSTVARS_ALIKE` (for a recorder whose names tell hosts of one task and plan apart, where the
-    other hosts' variables are the same: not one comparing two revisions, whose other hosts differ)."""
+    other hosts' variables are the same: not one comparing two revisions, whose other hosts differ).
+    ``memberships``: a reading of ``group_names`` only in tests of membership of named groups is
+    recorded as those tests (:data:`MEMBERSHIP`), for a recorder whose names tell hosts apart."""
 
-    def __init__(self, hostvars_alike: bool = False) -> None:
+    def __init__(self, hostvars_alike: bool = False, memberships: bool = False) -> None:
         self.hostvars_alike = hostvars_alike
+        self.memberships = memberships
 
     def __enter__(self) -> set[str]:
         self.names: set[str] = set()
         _recorders.append(self.names)
         _alike_told.append(self.hostvars_alike)
+        _members_told.append(self.memberships)
         return self.names
 
     def __exit__(self, *_exc: object) -> None:
         _recorders.pop()
         _alike_told.pop()
+        _members_told.pop()
 
 
 def recording() -> bool:
@@ -80,10 +94,33 @@ def note_names(names: Iterable[str]) -> None:
         found.update(names)
 
 
-def note_loaded(names: frozenset[str], hostvars_alike: Callable[[], bool] | None = None) -> None:
+def membership_names(groups: Iterable[str]) -> frozenset[str]:
+    """The :data:`MEMBERSHIP` names of tests of membership of ``groups``."""
+    return frozenset(MEMBERSHIP + group for group in groups)
+
+
+def tested_groups(names: Iterable[str]) -> tuple[str, ...]:
+    """The groups whose membership :data:`MEMBERSHIP` names among ``names`` test, sorted."""
+    return tuple(sorted(name[len(MEMBERSHIP):] for name in names if name.startswith(MEMBERSHIP)))
+
+
+def note_loaded(names: frozenset[str], hostvars_alike: Callable[[], bool] | None = None,
+                members: frozenset[str] | None = None) -> None:
     """A template that loads ``names`` was rendered: it reads all of them, or every variable when it
     can reach one by a computed string. ``hostvars_alike``: whether the ``hostvars`` it reads is one
-    object for every host reading it (then :data:`HOSTVARS_ALIKE` for the recorders asking for it)."""
+    object for every host reading it (then :data:`HOSTVARS_ALIKE` for the recorders asking for it).
+    ``members``: where it reads ``group_names`` only in tests of membership, the groups tested
+    (:data:`MEMBERSHIP` names for the recorders asking for them)."""
+    if members is not None and "group_names" in names and any(_members_told):
+        tested = (names - {"group_names"}) | membership_names(members)
+        for found, told in zip(_recorders, _members_told, strict=True):
+            if told:
+                with _only(found):
+                    note_loaded(tested, hostvars_alike)
+            else:
+                with _only(found):
+                    note_loaded(names, hostvars_alike)
+        return
     dynamic = DYNAMIC_NAMES.intersection(names)
     if not dynamic:
         note_names(names)
@@ -103,8 +140,9 @@ def note_template(text: str, parse: Callable[[str], Any], named_reads: bool = Fa
     templar's ``vars`` is a :class:`NamedReads` and its ``vars`` lookup notes its terms, so a
     template reading variables through them reads the names those give as it runs, not every one.
     ``hostvars_alike``: :func:`note_loaded`'s."""
-    names = _names_of_text.get((text, named_reads))
-    if names is None:
+    kept = _names_of_text.get((text, named_reads))
+    if kept is None:
+        members = None
         try:
             from jinja2 import nodes
 
@@ -115,12 +153,56 @@ def note_template(text: str, parse: Callable[[str], Any], named_reads: bool = Fa
                 names -= LOOKUP_CALLS  # each call reads its arguments, whose names are among names
             if named_reads:
                 names -= {"vars"}  # noted name by name as the rendering reads them
+            if "group_names" in names:
+                members = membership_tests(tree)
         except Exception:  # noqa: BLE001 - any failure to parse here: what it reads is not told
             names = frozenset((READS_ALL,))
         if len(_names_of_text) >= _NAMES_MEMORY:
             _names_of_text.clear()
-        _names_of_text[(text, named_reads)] = names
-    note_loaded(names, hostvars_alike)
+        kept = _names_of_text[(text, named_reads)] = (names, members)
+    note_loaded(kept[0], hostvars_alike, kept[1])
+
+
+def membership_tests(tree: Any) -> frozenset[str] | None:
+    """The groups a parsed template tests ``group_names`` for (``'web' in group_names``, ``not in``),
+    where it reads ``group_names`` in no other way (no ``{% set group_names %}`` either); else None."""
+    from jinja2 import nodes
+
+    if any(node.name == "group_names" for node in tree.find_all(nodes.Name) if node.ctx != "load"):
+        return None
+    loads = sum(1 for node in tree.find_all(nodes.Name) if node.ctx == "load" and node.name == "group_names")
+    groups = set()
+    for compare in tree.find_all(nodes.Compare):
+        for operand in compare.ops:  # a chain (a in b in c) reads one operand against the next: not told
+            if isinstance(operand.expr, nodes.Name) and operand.expr.name == "group_names":
+                if len(compare.ops) != 1 or operand.op not in ("in", "notin") or \
+                        not isinstance(compare.expr, nodes.Const) or not isinstance(compare.expr.value, str):
+                    return None
+                groups.add(compare.expr.value)
+    return frozenset(groups) if len(groups) and loads == _tests_count(tree) else None
+
+
+def _tests_count(tree: Any) -> int:
+    """How many membership tests of ``group_names`` a parsed template makes (:func:`membership_tests`)."""
+    from jinja2 import nodes
+
+    return sum(1 for compare in tree.find_all(nodes.Compare) for operand in compare.ops
+               if isinstance(operand.expr, nodes.Name) and operand.expr.name == "group_names")
+
+
+class _only:  # noqa: N801 - used as a context manager, named as one
+    """Only ``names`` among the recorders open (:func:`note_loaded`'s, one recorder at a time)."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def __enter__(self) -> None:
+        self.saved = (_recorders[:], _alike_told[:], _members_told[:])
+        at = next(index for index, found in enumerate(_recorders) if found is self.names)
+        _recorders[:], _alike_told[:], _members_told[:] = [self.names], [_alike_told[at]], [_members_told[at]]
+
+    def __exit__(self, *_exc: object) -> None:
+        _recorders[:], _alike_told[:], _members_told[:] = self.saved
 
 
 class NamedReads(Mapping[str, "Any"]):

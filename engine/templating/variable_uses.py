@@ -51,6 +51,31 @@ def _names(text: str, expression: bool) -> tuple[frozenset[str], frozenset[str]]
         return None
 
 
+def told_names(names: Iterable[str], text: str, expression: bool) -> set[str]:
+    """``names`` (what ``text`` reads, with ``expression`` a bare expression) with ``group_names``
+    told as the tests of membership the template makes of it, where that is all it reads of it
+    (engine.templating.read_names.MEMBERSHIP): hosts in the same of those groups read it alike."""
+    found = set(names)
+    if "group_names" in found and (tested := _tested_groups(text, expression)) is not None:
+        from engine.templating.read_names import membership_names
+
+        found = (found - {"group_names"}) | membership_names(tested)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _tested_groups(text: str, expression: bool) -> frozenset[str] | None:
+    from jinja2 import TemplateSyntaxError
+
+    from engine.templating.read_names import membership_tests
+    from engine.templating.templar import parsing_environment
+
+    try:
+        return membership_tests(parsing_environment().parse("{{ " + text + " }}" if expression else text))
+    except (TemplateSyntaxError, ValueError, RecursionError):
+        return None
+
+
 _LOOKUP_WORDS = re.compile(r"\b(?:lookup|query|q)\b")
 
 

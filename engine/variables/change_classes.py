@@ -136,7 +136,9 @@ class HostClasses:
             return False
         # names a task before sets without telling them (a file only the run names): each read one is keyed
         # (not the other hosts' variables read alike: the same whatever the host's tasks before set)
-        self.names, self.earlier = names, frozenset(names if may_set is None else names & may_set) - {HOSTVARS_ALIKE}
+        self.names = names
+        self.earlier = frozenset(answers.variable_names(names) | (names & answers.GROUPS) if may_set is None
+                                 else names & may_set) - {HOSTVARS_ALIKE}
         return True
 
     def earlier_of(self, host: Host) -> Any:
@@ -202,7 +204,7 @@ def _inventory(classes: HostClasses, host: Host) -> Any:
     """The inventory the task reads on the host (its batch's), and what its levels say of the names."""
     from engine.variables.report import inventory_keys, inventory_of
 
-    names = sorted(classes.names - _IDENTITY - {"group_names", HOSTVARS_ALIKE})
+    names = sorted(answers.variable_names(classes.names - _IDENTITY - {HOSTVARS_ALIKE}))
     signature, values, _ = inventory_keys(classes.plan, classes.play_plan, host, classes.task, names)
     # the values, each by its level: two hosts setting a name alike on their own lines are alike
     return (id(inventory_of(classes.plan, classes.play_plan, classes.task, host.name)),
@@ -216,9 +218,8 @@ def _name(classes: HostClasses, host: Host) -> Any:
 def _groups(classes: HostClasses, host: Host) -> Any:
     from engine.variables.report import host_at
 
-    if "group_names" not in classes.names:
-        return None
-    return tuple(host_at(classes.plan, classes.play_plan, host, classes.task).get_magic_vars()["group_names"])
+    return answers.groups_part(classes.names, lambda: host_at(
+        classes.plan, classes.play_plan, host, classes.task).get_magic_vars()["group_names"])
 
 
 def _facts(classes: HostClasses, host: Host) -> Any:

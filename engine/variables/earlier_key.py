@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from engine.templating.read_names import MEMBERSHIP
 from engine.variables.block_runs import play_blocks
 from engine.variables.host_facts import plays_before
 from engine.variables.host_runtime import Follower, once_per_plays
@@ -48,6 +49,7 @@ def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_h
 
     if plan.inventory.data.merge_hashes or touched & NOT_FOLLOWED:
         return None
+    touched = {name for name in touched if not name.startswith(MEMBERSHIP)}  # the groups, which no task sets
     may_set = names_set_before(plan, play_plan, play_order)
     # (a connection setting or magic variable named ansible_* is no fact: the key tells it as any name)
     if may_set is None:  # a task before whose names are not told (include_vars, group_by...): any name may be set

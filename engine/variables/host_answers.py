@@ -7,8 +7,10 @@ hosts one by one for the rest."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.templating.read_names import MEMBERSHIP, tested_groups
 
 if TYPE_CHECKING:
     from engine.flow.plan import PlayPlan
@@ -31,6 +33,25 @@ SOURCE = frozenset({"inventory_dir", "inventory_file"})
 
 OWN_ANSWERS = NAME | GROUPS | BATCH | BY_COMPUTED_NAME | RESCUE | SOURCE
 """Every name a host answers in its own way (or the run fills in as it goes)."""
+
+
+def variable_names(names: Iterable[str]) -> set[str]:
+    """``names`` less those of the groups the host is in (``group_names``, and the tests of membership
+    a reading made of it, engine.templating.read_names.MEMBERSHIP): what the inventory's levels say."""
+    return {name for name in names if name not in GROUPS and not name.startswith(MEMBERSHIP)}
+
+
+def groups_part(names: Collection[str], groups: Callable[[], list[str]]) -> tuple[Any, ...] | None:
+    """What tells hosts apart by their groups for a reading of ``names``: the groups (``groups()``,
+    the host's ``group_names``) where it read ``group_names``; where it only tested membership of some
+    groups (engine.templating.read_names.MEMBERSHIP), whether the host is in each; else None."""
+    if "group_names" in names:
+        return tuple(groups())
+    tested = tested_groups(names)
+    if not tested:
+        return None
+    own = set(groups())
+    return (MEMBERSHIP, *(group in own for group in tested))
 
 
 def others_alike(play_plan: PlayPlan, task: Task) -> bool:

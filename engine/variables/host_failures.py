@@ -63,7 +63,7 @@ class BlockFailures:
         from engine.variables.block_runs import fails
 
         def follow(read: set[str] | None) -> bool | str:
-            with names_recorded(hostvars_alike=True) if read is not None else nullcontext() as names:
+            with names_recorded(hostvars_alike=True, memberships=True) if read is not None else nullcontext() as names:
                 found = fails(task, self.templar_at(self.plan, play_plan, host, task, 0, own),
                               self._gate(play_plan, task), id(task) not in section_tasks(play_plan.play)[0])
             if read is not None:

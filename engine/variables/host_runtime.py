@@ -591,7 +591,7 @@ class Follower(BlockFailures):
             templar: Templar = Templar({})  # nothing to template: no bounds to watch
         else:
             templar = self.templar_at(self.plan, play_plan, host, task, occurrence, outer=outer)
-        with names_recorded(hostvars_alike=True) if read is not None else nullcontext() as names:
+        with names_recorded(hostvars_alike=True, memberships=True) if read is not None else nullcontext() as names:
             effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
                              self.plan.inventory.data.merge_hashes, recovered=recovered)
         if read is not None:

@@ -218,7 +218,7 @@ class Changes:
         for host in hosts:
             groups = classes.joined(host) if classes is not None else None
             if groups is None:
-                with names_recorded(hostvars_alike=True) as read:
+                with names_recorded(hostvars_alike=True, memberships=True) as read:
                     templar = templar_at(self.plan, play_plan, host, task)
                     read.clear()  # the host's variables at the task are worked out: what the task's templates read
                     if task.action in GROUP_BY:

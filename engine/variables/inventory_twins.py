@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from engine.inventory.vars_files import playbook_vars_directories
+from engine.templating.read_names import tested_groups
 from engine.variables.host_answers import OWN_ANSWERS
 from engine.variables.host_facts import cached_facts
 from engine.variables.report import _playbook_dir, host_part, inventory_of
@@ -23,16 +24,19 @@ def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
     """A token equal for the hosts of the play the inventory answers alike for ``names``, told
     without reading their values: the same groups, variables of their own by the same names, none
     of them among ``names`` (nor one each host answers its own way:
-    engine.variables.host_answers.OWN_ANSWERS), the same cached facts, gathered by the same plays.
-    None otherwise, or where the play's tasks change the inventory. The host's part is worked out
-    once per plan, play and host."""
+    engine.variables.host_answers.OWN_ANSWERS, nor a test of membership of a group), the same cached
+    facts, gathered by the same plays. None otherwise, or where the play's tasks change the
+    inventory. The host's part is worked out once per plan, play and host."""
     shared = _twin_play(plan, play_plan)
     if shared is None:
         return None
     kept = shared.tokens.get(host.name)
     if kept is None:
         kept = shared.tokens[host.name] = shared.token(plan, play_plan, host)
-    return kept if kept and kept[1].isdisjoint(names) and OWN_ANSWERS.isdisjoint(names) else None
+    # (its groups, read as tests of membership of some of them, are the host's own answer too: not told
+    # by the token, which knows the groups that give variables only)
+    return kept if kept and kept[1].isdisjoint(names) and OWN_ANSWERS.isdisjoint(names) and \
+        not tested_groups(names) else None
 
 
 def twin_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, names: Any) -> tuple[Any, ...] | None:

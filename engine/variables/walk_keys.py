@@ -58,12 +58,11 @@ def _inventory_part(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, rea
     from engine.variables.host_facts import cached_facts, facts_unknown
     from engine.variables.report import host_at, inventory_keys
 
-    signature, values, _ = inventory_keys(plan, play_plan, host, task, sorted(read - answers.NAME - answers.GROUPS))
+    signature, values, _ = inventory_keys(plan, play_plan, host, task, sorted(answers.variable_names(read)))
     cached = cached_facts(plan).get(host.name)
     return (("levels", signature) if values is None else ("values", values),
             host.name if read & answers.NAME else None,
-            tuple(host_at(plan, play_plan, host, task).get_magic_vars()["group_names"])
-            if read & answers.GROUPS else None,
+            answers.groups_part(read, lambda: host_at(plan, play_plan, host, task).get_magic_vars()["group_names"]),
             facts_unknown(plan, play_plan, host), cached.digest if cached else None)
 
 
