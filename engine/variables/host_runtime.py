@@ -470,24 +470,9 @@ class Follower(BlockFailures):
     def narrow_reading(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
                        read: Callable[[Templar], _Read]) -> _Read:
         """``read(templar)`` with ``task``'s templar on ``host`` (at the ``outer`` items), what earlier
-        tasks set walked only for the names the reading reads: first for none, then for those it read,
-        until it reads no name it was not walked for (its answer is then the whole walk's: each name it
-        read has every layer that may set it). Every variable when it reads one by a computed name.
-        A reading of a few names (a looping include's file read on each host) walks a few setters,
-        not every one before it."""
-        memo = followed_memo(play_plan)
-        start = ("narrow reading", id(task))  # (the names the task's reading read on the hosts before: a start)
-        names: frozenset[str] = memo.get(start, frozenset())
-        for _ in range(_NARROW_TRIES):
-            with names_recorded() as seen:
-                found = read(self.templar_at(self.plan, play_plan, host, task, 0, outer, names=names))
-            if READS_ALL in seen or HOSTVARS_ALIKE in seen:
-                break
-            if seen <= names:
-                memo[start] = names
-                return found
-            names |= seen
-        return read(self.templar_at(self.plan, play_plan, host, task, 0, outer))
+        tasks set walked only for the names the reading reads (:func:`narrow_reading`)."""
+        return narrow_reading(play_plan, ("narrow reading", id(task)), lambda names: self.templar_at(
+            self.plan, play_plan, host, task, 0, outer, names=names), read)
 
     def _delegated_to(self, play_plan: PlayPlan, host: Host, task: Task, reader: Host | None = None,
                       earlier: bool = False) -> list[Effects]:
@@ -605,6 +590,29 @@ class Follower(BlockFailures):
                 effects.facts = [_unknown_layer(layer, f"delegated by task '{task.display_name()}' to a host only "
                                                        "the run knows") for layer in effects.facts]
         return effects
+
+
+def narrow_reading(play_plan: PlayPlan, start: Any, templar_of: Callable[[frozenset[str] | None], Templar],
+                   read: Callable[[Templar], _Read]) -> _Read:
+    """``read(templar_of(names))``, the templar's walk of what earlier tasks set taken only for
+    ``names`` (None: all of them; engine.variables.report.templar_at): first for the names the
+    readings kept under ``start`` read on the hosts before (none at first), then for those this one
+    read, until it reads no name it was not walked for. Its answer is then the whole walk's: each
+    name it read has every layer that may set it. Every variable when it reads one by a computed
+    name. A reading of a few names (a looping include's items, or its file's failing tasks, read on
+    each host) walks a few setters, not every one before it."""
+    memo = followed_memo(play_plan)
+    names: frozenset[str] = memo.get(start, frozenset())
+    for _ in range(_NARROW_TRIES):
+        with names_recorded() as seen:
+            found = read(templar_of(names))
+        if READS_ALL in seen or HOSTVARS_ALIKE in seen:
+            break
+        if seen <= names:
+            memo[start] = names
+            return found
+        names |= seen
+    return read(templar_of(None))
 
 
 def shared_earlier_layers(follower: Follower, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,

@@ -441,7 +441,7 @@ def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     for position, include in enumerate(loops):
         index = outer[position] if position < len(outer) else None
         scopes = loop_scopes(include, include_templar(plan, play_plan, host, include, task, 0, outer[:position],
-                                                      names))
+                                                      names=names))
         if isinstance(scopes, list) and index is not None and 0 <= index < len(scopes):
             layers.append(_loop_layer(include, scopes[index], index))
             continue
@@ -493,7 +493,7 @@ def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, o
 
 
 def include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task, task: Task, occurrence: int,
-                     outer: tuple[int, ...] = (), names: frozenset[str] | None = None) -> Any:
+                     outer: tuple[int, ...] = (), *, names: frozenset[str] | None = None) -> Any:
     """The templar a looped ``include`` around ``task`` templates its items with on ``host`` (at the
     ``outer`` items of the looped includes around it): the include's own, where it is in the play's
     order (else, an include the order does not hold, the task's without the items). ``names``:
@@ -559,15 +559,19 @@ def include_items(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, inclu
     once, at the include, with what the host has there: not with what the included tasks set from
     item to item (each host's once: engine.variables.include_item_order); an item its `when` skips
     gives no included file."""
+    from engine.variables.host_runtime import narrow_reading
     from engine.variables.loop_vars import loop_scopes
     from engine.variables.value_keys import value_key
 
-    def made() -> list[Any] | str | None:
-        templar = include_templar(plan, play_plan, host, include, task, occurrence)
+    def items(templar: Any) -> list[Any] | str | None:
         scopes = loop_scopes(include, templar)
         if not isinstance(scopes, list):
             return scopes
         return [(frozen(scope), item_loads(templar.child(dict(scope)), include), value_key(scope))
                 for scope in scopes]
+
+    def made() -> list[Any] | str | None:  # (the loop and its conditions read a few names: walked for those)
+        return narrow_reading(play_plan, ("narrow include items", id(include)), lambda names: include_templar(
+            plan, play_plan, host, include, task, occurrence, names=names), items)
 
     return kept_item_keys(plan, play_plan, host, include, made)

@@ -1,8 +1,8 @@
-"""Where a host stops running the file a looping include loads (engine.variables.include_stops) is read
-with the host's templar walked only for the names the failing tasks read
-(engine.variables.host_runtime.Follower.narrow_reading): the same stops as the whole walk gives, also
-where a name read is set by an earlier task or through another variable's template, with fewer setters
-walked on each host."""
+"""Where a host stops running the file a looping include loads (engine.variables.include_stops), and the
+include's items there (engine.variables.report.include_items), are read with the host's templar walked
+only for the names they read (engine.variables.host_runtime.narrow_reading): the same stops and items
+as the whole walk gives, also where a name read is set by an earlier task or through another
+variable's template, with fewer setters walked on each host."""
 
 from __future__ import annotations
 
@@ -28,6 +28,13 @@ PLAYBOOK = """
     - name: parts
       ansible.builtin.include_tasks: part.yml
       loop: "{{ parts }}"
+    - name: extra parts
+      ansible.builtin.set_fact: {extra_parts: "{{ parts + ['d'] }}"}
+      when: tier == 'gold'
+    - name: more parts
+      ansible.builtin.include_tasks: part.yml
+      loop: "{{ extra_parts | default(parts) }}"
+      when: tier != 'bronze'
 """
 PART = """
 - name: part name
