@@ -29,11 +29,12 @@ then a function of the other names it read: the hosts it reads are named by them
 host's variables give is the same for every reader. Not a variable's name (it holds spaces)."""
 
 MEMBERSHIP = "group_names has "
-"""Noted, for a recorder that asks for it (:class:`names_recorded`), instead of ``group_names`` for a
-rendering that reads it only in tests of membership of groups it names (``'web' in group_names``,
-``'db' not in group_names``): one ``group_names has 'web'`` per group. What such a rendering gives
-is the same on hosts in the same of those groups, whatever other groups (a rack, a datacenter)
-they are in. Not a variable's name (it holds spaces)."""
+"""Noted, for a recorder that asks for it (:class:`names_recorded`), instead of ``group_names`` (or
+``inventory_hostname``) for a rendering that reads it only in tests of membership of groups it names
+(``'web' in group_names``, ``inventory_hostname not in groups['db']``: :data:`TESTED_NAMES`): one
+``group_names has web`` per group. What such a rendering gives is the same on hosts in the same of
+those groups, whatever other groups (a rack, a datacenter) they are in. Not a variable's name (it
+holds spaces)."""
 
 LOOKUP_CALLS = frozenset({"lookup", "query", "q"})
 TERMS_ONLY_LOOKUPS = frozenset({
@@ -53,7 +54,7 @@ _alike_told: list[bool] = []
 """For each recorder of :data:`_recorders`: whether it is told :data:`HOSTVARS_ALIKE`."""
 _members_told: list[bool] = []
 """For each recorder of :data:`_recorders`: whether it is told :data:`MEMBERSHIP` names."""
-_names_of_text: dict[tuple[str, bool], tuple[frozenset[str], frozenset[str] | None]] = {}
+_names_of_text: dict[tuple[str, bool], tuple[frozenset[str], tuple[frozenset[str], frozenset[str]] | None]] = {}
 _NAMES_MEMORY = 4096
 
 
@@ -105,14 +106,14 @@ def tested_groups(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def note_loaded(names: frozenset[str], hostvars_alike: Callable[[], bool] | None = None,
-                members: frozenset[str] | None = None) -> None:
+                members: tuple[frozenset[str], frozenset[str]] | None = None) -> None:
     """A template that loads ``names`` was rendered: it reads all of them, or every variable when it
     can reach one by a computed string. ``hostvars_alike``: whether the ``hostvars`` it reads is one
     object for every host reading it (then :data:`HOSTVARS_ALIKE` for the recorders asking for it).
-    ``members``: where it reads ``group_names`` only in tests of membership, the groups tested
-    (:data:`MEMBERSHIP` names for the recorders asking for them)."""
-    if members is not None and "group_names" in names and any(_members_told):
-        tested = (names - {"group_names"}) | membership_names(members)
+    ``members``: the names it reads only in tests of membership of named groups, and those groups
+    (:func:`membership_tests`; :data:`MEMBERSHIP` names for the recorders asking for them)."""
+    if members is not None and any(_members_told):
+        tested = (names - members[0]) | membership_names(members[1])
         for found, told in zip(_recorders, _members_told, strict=True):
             if told:
                 with _only(found):
@@ -153,7 +154,7 @@ def note_template(text: str, parse: Callable[[str], Any], named_reads: bool = Fa
                 names -= LOOKUP_CALLS  # each call reads its arguments, whose names are among names
             if named_reads:
                 names -= {"vars"}  # noted name by name as the rendering reads them
-            if "group_names" in names:
+            if names & TESTED_NAMES:
                 members = membership_tests(tree)
         except Exception:  # noqa: BLE001 - any failure to parse here: what it reads is not told
             names = frozenset((READS_ALL,))
@@ -163,31 +164,52 @@ def note_template(text: str, parse: Callable[[str], Any], named_reads: bool = Fa
     note_loaded(kept[0], hostvars_alike, kept[1])
 
 
-def membership_tests(tree: Any) -> frozenset[str] | None:
-    """The groups a parsed template tests ``group_names`` for (``'web' in group_names``, ``not in``),
-    where it reads ``group_names`` in no other way (no ``{% set group_names %}`` either); else None."""
+TESTED_NAMES = frozenset({"group_names", "inventory_hostname"})
+"""The names a template may read only in tests of membership of named groups: ``'web' in group_names``,
+``inventory_hostname in groups['web']`` (``not in`` too). Both ask whether the host is in the group
+(a parent group's hosts are its children's too, as ``group_names`` lists a host's ancestors)."""
+
+
+def membership_tests(tree: Any) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The names of :data:`TESTED_NAMES` a parsed template reads only in tests of membership of
+    groups it names, with those groups; None when it reads none of them so (one also read otherwise,
+    or set by a ``{% set %}``, is left as it is)."""
     from jinja2 import nodes
 
-    if any(node.name == "group_names" for node in tree.find_all(nodes.Name) if node.ctx != "load"):
+    names = [node for node in tree.find_all(nodes.Name) if node.name in TESTED_NAMES]
+    if not names:
         return None
-    loads = sum(1 for node in tree.find_all(nodes.Name) if node.ctx == "load" and node.name == "group_names")
-    groups = set()
+    tested: dict[str, int] = {}
+    groups: dict[str, set[str]] = {}
     for compare in tree.find_all(nodes.Compare):
-        for operand in compare.ops:  # a chain (a in b in c) reads one operand against the next: not told
-            if isinstance(operand.expr, nodes.Name) and operand.expr.name == "group_names":
-                if len(compare.ops) != 1 or operand.op not in ("in", "notin") or \
-                        not isinstance(compare.expr, nodes.Const) or not isinstance(compare.expr.value, str):
-                    return None
-                groups.add(compare.expr.value)
-    return frozenset(groups) if len(groups) and loads == _tests_count(tree) else None
+        found = _tested(compare, nodes)
+        if found is not None:
+            tested[found[0]] = tested.get(found[0], 0) + 1
+            groups.setdefault(found[0], set()).add(found[1])
+    replaced = frozenset(name for name, count in tested.items()
+                         if count == sum(1 for node in names if node.name == name and node.ctx == "load") and
+                         not any(node.name == name and node.ctx != "load" for node in names))
+    if not replaced:
+        return None
+    return replaced, frozenset().union(*(groups[name] for name in replaced))
 
 
-def _tests_count(tree: Any) -> int:
-    """How many membership tests of ``group_names`` a parsed template makes (:func:`membership_tests`)."""
-    from jinja2 import nodes
-
-    return sum(1 for compare in tree.find_all(nodes.Compare) for operand in compare.ops
-               if isinstance(operand.expr, nodes.Name) and operand.expr.name == "group_names")
+def _tested(compare: Any, nodes: Any) -> tuple[str, str] | None:
+    """The name a comparison tests membership of a named group with, and that group (``'web' in
+    group_names``: ``group_names``, ``web``; ``inventory_hostname not in groups['db']``:
+    ``inventory_hostname``, ``db``); None for any other comparison (a chain ``a in b in c`` too)."""
+    if len(compare.ops) != 1 or compare.ops[0].op not in ("in", "notin"):
+        return None
+    left, right = compare.expr, compare.ops[0].expr
+    if isinstance(right, nodes.Name) and right.name == "group_names" and isinstance(left, nodes.Const) and \
+            isinstance(left.value, str):
+        return "group_names", left.value
+    if isinstance(left, nodes.Name) and left.name == "inventory_hostname":
+        group = right.arg.value if isinstance(right, nodes.Getitem) and isinstance(right.arg, nodes.Const) else \
+            right.attr if isinstance(right, nodes.Getattr) else None
+        if isinstance(group, str) and isinstance(right.node, nodes.Name) and right.node.name == "groups":
+            return "inventory_hostname", group
+    return None
 
 
 class _only:  # noqa: N801 - used as a context manager, named as one

@@ -52,19 +52,20 @@ def _names(text: str, expression: bool) -> tuple[frozenset[str], frozenset[str]]
 
 
 def told_names(names: Iterable[str], text: str, expression: bool) -> set[str]:
-    """``names`` (what ``text`` reads, with ``expression`` a bare expression) with ``group_names``
-    told as the tests of membership the template makes of it, where that is all it reads of it
-    (engine.templating.read_names.MEMBERSHIP): hosts in the same of those groups read it alike."""
-    found = set(names)
-    if "group_names" in found and (tested := _tested_groups(text, expression)) is not None:
-        from engine.templating.read_names import membership_names
+    """``names`` (what ``text`` reads, with ``expression`` a bare expression) with ``group_names`` and
+    ``inventory_hostname`` told as the tests of membership the template makes of them, where that is
+    all it reads of them (engine.templating.read_names.MEMBERSHIP): hosts in the same of those groups
+    read it alike."""
+    from engine.templating.read_names import TESTED_NAMES, membership_names
 
-        found = (found - {"group_names"}) | membership_names(tested)
+    found = set(names)
+    if found & TESTED_NAMES and (tested := _tested_groups(text, expression)) is not None:
+        found = (found - tested[0]) | membership_names(tested[1])
     return found
 
 
 @lru_cache(maxsize=4096)
-def _tested_groups(text: str, expression: bool) -> frozenset[str] | None:
+def _tested_groups(text: str, expression: bool) -> tuple[frozenset[str], frozenset[str]] | None:
     from jinja2 import TemplateSyntaxError
 
     from engine.templating.read_names import membership_tests

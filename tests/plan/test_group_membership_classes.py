@@ -1,5 +1,5 @@
 """A reading that tests ``group_names`` only for membership of groups it names (``'web' in
-group_names``, ``'db' not in group_names``) tells hosts apart by those memberships, not by every group
+group_names``, ``'db' not in group_names``, ``inventory_hostname not in groups['db']``) tells hosts apart by those memberships, not by every group
 they are in: a fleet's hosts sit in a rack or datacenter group of their own, which such a reading never
 looks at. The plan is the one of each host read on its own, and the readings do not grow with the
 racks; a reading of the whole list (its length, a loop over it) still tells every group apart."""
@@ -36,8 +36,11 @@ PLAYBOOK = """
     - name: in many groups
       ansible.builtin.debug: {msg: many}
       when: group_names | length > 3
+    - name: outside the legacy group
+      ansible.builtin.debug: {msg: outside}
+      when: inventory_hostname not in groups['legacy'] and port > 1000
 """
-MEMBERSHIP_TASKS = ("web only", "db only", "not legacy")
+MEMBERSHIP_TASKS = ("web only", "db only", "not legacy", "outside the legacy group")
 
 
 def _fleet(root: Path, hosts: int) -> None:
@@ -67,7 +70,8 @@ def test_membership_readers_plan_as_each_host_alone(tmp_path: Path, monkeypatch:
     shared, alone = shared_and_alone(tmp_path, monkeypatch)
     outcomes = {(task, outcome) for task, _host, outcome, _reason in shared}
     assert {("web only", "runs"), ("web only", "skipped"), ("db only", "runs"), ("db only", "skipped"),
-            ("not legacy", "runs"), ("not legacy", "skipped"), ("in many groups", "skipped")} <= outcomes
+            ("not legacy", "runs"), ("not legacy", "skipped"), ("in many groups", "skipped"),
+            ("outside the legacy group", "runs"), ("outside the legacy group", "skipped")} <= outcomes
     assert shared == alone
 
 
@@ -86,22 +90,28 @@ def test_a_whole_list_reader_tells_every_group(tmp_path: Path, monkeypatch: pyte
     ("{{ 'web' in group_names }}", {"web"}),
     ("{{ 'web' not in group_names and ('db' in group_names) }}", {"web", "db"}),
     ("{% if 'web' in group_names %}{{ port }}{% endif %}", {"web"}),
+    ("{{ inventory_hostname not in groups['kube_master'] }}", {"kube_master"}),
+    ("{{ inventory_hostname in groups.etcd or 'web' in group_names }}", {"etcd", "web"}),
     ("{{ group_names | length }}", None),
     ("{{ 'web' in group_names or group_names[0] == 'db' }}", None),
     ("{{ kind in group_names }}", None),
     ("{{ 'a' in group_names in things }}", None),
     ("{% set group_names = [] %}{{ 'web' in group_names }}", None),
+    ("{{ inventory_hostname in groups[kind] }}", None),
+    ("{{ inventory_hostname in groups['web'] and inventory_hostname != 'h1' }}", None),
+    ("{{ inventory_hostname in hosts_list }}", None),
 ])
 def test_membership_tests_are_told_only_where_that_is_all_the_template_reads(text: str, tested: set[str] | None
                                                                              ) -> None:
     with names_recorded(memberships=True) as told, names_recorded() as plain:
         note_template(text, parsing_environment().parse)
-    assert "group_names" in plain
+    identity = plain & {"group_names", "inventory_hostname"}
+    assert identity
     if tested is None:
-        assert "group_names" in told
+        assert identity <= told
         assert not any(name.startswith(MEMBERSHIP) for name in told)
     else:
-        assert "group_names" not in told
+        assert not identity & told
         assert {name[len(MEMBERSHIP):] for name in told if name.startswith(MEMBERSHIP)} == tested
 
 
