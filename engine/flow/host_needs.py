@@ -87,6 +87,8 @@ class HostNeeds:
         """By condition: whether a reading rebound by name takes its value (engine.flow.named_readings.name_free)."""
         self._named_first: HostNeeds | None = None
         """A reading rebound by name (with the names read): the first host's reading."""
+        self.argument_failures: dict[str, str | None] = {}
+        """Why templating the task's arguments fails it, by item (its ``repr``), as read on this host."""
 
     def _task_variables(self, names: list[str]) -> TaskVariables:
         wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))

@@ -22,6 +22,7 @@ from engine.flow.host_reading import (
     per_host_vars_files,
     reads_any,
     short,
+    strings,
 )
 from engine.flow.include_items import per_include_item
 from engine.flow.loops import loop_of
@@ -41,6 +42,7 @@ from engine.flow.shared_outcomes import (
 from engine.loading import keywords as kw
 from engine.templating.errors import undefined_cause
 from engine.templating.read_names import names_recorded, recording
+from engine.templating.variable_uses import interpolation_only
 from engine.variables.failing import own_result, read_as_run_time, templated_arguments
 from engine.variables.include_vars_files import vaulted_include_without_secrets
 from engine.variables.setter_classes import share_setters
@@ -321,7 +323,16 @@ class _HostTask(HostNeeds):
         arguments = finalized_arguments(self.task)
         if not arguments or self._needs_value(arguments, item) is not None:
             return None
-        return argument_failure(self.task, self._templar(item))
+        key = repr(item)
+        first = self._named_first
+        # a reading rebound by name whose arguments only interpolate what they read: the host's other
+        # values are the first host's, its name a string, the values templated with it rendered already
+        # (engine.flow.named_readings.renamed_values), so they template as the first host's did
+        if first is not None and first.argument_failures.get(key, "") is None and \
+                all(interpolation_only(text) for text in strings(arguments)):
+            return None
+        found = self.argument_failures[key] = argument_failure(self.task, self._templar(item))
+        return found
 
     def _files_failure(self, item: Mapping[str, Any]) -> str | None:
         """Why an ``include_vars`` fails on the files it finds, as ``vars`` reads them

@@ -77,6 +77,25 @@ def _tested_groups(text: str, expression: bool) -> tuple[frozenset[str], frozens
         return None
 
 
+@lru_cache(maxsize=4096)
+def interpolation_only(text: str) -> bool:
+    """Whether a template only puts the values of the names it reads (and constants) into text, with
+    ``~`` or side by side: no filter, test, call, attribute, subscript or operator that a value may
+    fail. Rendering it fails only where a name it reads is undefined."""
+    from jinja2 import TemplateSyntaxError, nodes
+
+    from engine.templating.templar import parsing_environment
+
+    if "{{" not in text and "{%" not in text:
+        return True
+    try:
+        tree = parsing_environment().parse(text)
+    except (TemplateSyntaxError, ValueError, RecursionError):
+        return False
+    plain = (nodes.Template, nodes.Output, nodes.TemplateData, nodes.Name, nodes.Const, nodes.Concat)
+    return all(isinstance(node, plain) for node in tree.find_all(nodes.Node))
+
+
 _LOOKUP_WORDS = re.compile(r"\b(?:lookup|query|q)\b")
 
 

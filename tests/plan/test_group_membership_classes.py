@@ -1,8 +1,8 @@
-"""A reading that tests ``group_names`` only for membership of groups it names (``'web' in
-group_names``, ``'db' not in group_names``, ``inventory_hostname not in groups['db']``) tells hosts apart by those memberships, not by every group
-they are in: a fleet's hosts sit in a rack or datacenter group of their own, which such a reading never
-looks at. The plan is the one of each host read on its own, and the readings do not grow with the
-racks; a reading of the whole list (its length, a loop over it) still tells every group apart."""
+"""A reading that tests ``group_names`` only for membership of groups it names (``'web' in group_names``, ``'db'
+not in group_names``, ``inventory_hostname not in groups['db']``) tells hosts apart by those memberships, not
+by every group they are in: a fleet's hosts sit in a rack or datacenter group of their own, which such a
+reading never looks at. The plan is the one of each host read on its own, and the readings do not grow with
+the racks; a reading of the whole list (its length, a loop over it) still tells every group apart."""
 
 from __future__ import annotations
 
