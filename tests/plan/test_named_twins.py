@@ -1,5 +1,6 @@
 """A task whose conditions read the host's name beside other names (``inventory_hostname in
-groups['x'] and tier == 'web'``): the hosts the inventory answers alike for the other names
+groups['x'] | list and tier == 'web'``; a plain test of membership of a group is keyed by that
+membership instead: test_group_membership_classes): the hosts the inventory answers alike for the other names
 (engine.variables.inventory_twins) share their entry (engine.flow.shared_outcomes), which leaves the
 name out, instead of each building its inventory levels; the plan is the one with each host keyed on
 its own."""
@@ -23,7 +24,7 @@ PLAYBOOK = """
     - name: the first web host of a rack
       ansible.builtin.debug:
         msg: first
-      when: inventory_hostname in groups['leads'] and tier == 'web'
+      when: inventory_hostname in groups['leads'] | list and tier == 'web'
     - name: by short name and port
       ansible.builtin.debug:
         msg: "{{ inventory_hostname_short }}"
